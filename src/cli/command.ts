@@ -1,0 +1,43 @@
+import type { ExitCode } from '../errors/index.js';
+
+export interface OptionSpec {
+  readonly type: 'string' | 'boolean';
+  readonly short?: string;
+  /** Shown by --help, e.g. `--from DATE   first day to extract`. */
+  readonly description: string;
+  readonly valueName?: string;
+}
+
+/** What a command can touch besides its arguments: injected so tests can run it in-process. */
+export interface CommandIo {
+  readonly stdout: NodeJS.WritableStream;
+  readonly stderr: NodeJS.WritableStream;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** Aborted on SIGINT/SIGTERM: long-running work stops cleanly after what is committing. */
+  readonly signal: AbortSignal;
+}
+
+export interface ParsedArgs {
+  readonly values: Readonly<Record<string, string | boolean | undefined>>;
+  readonly positionals: readonly string[];
+}
+
+/** One CLI command: a row of data plus a run function (one file per command). */
+export interface Command {
+  readonly name: string;
+  readonly summary: string;
+  /** Positional arguments shown in usage, e.g. `"QUERY"` or `[NAME]`. */
+  readonly positionals?: string;
+  readonly maxPositionals?: number;
+  readonly options: Readonly<Record<string, OptionSpec>>;
+  /** Needs no config file (demo, simulate). */
+  readonly noConfig?: boolean;
+  run(args: ParsedArgs, io: CommandIo): Promise<ExitCode>;
+}
+
+/** Options every command takes (CONTRACT §1). */
+export const GLOBAL_OPTIONS: Readonly<Record<string, OptionSpec>> = {
+  config: { type: 'string', description: 'config file', valueName: 'PATH' },
+  'log-level': { type: 'string', description: 'fatal|error|warn|info|debug|trace|silent', valueName: 'LEVEL' },
+  help: { type: 'boolean', short: 'h', description: 'show this help' },
+};

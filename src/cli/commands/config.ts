@@ -1,0 +1,15 @@
+import { ExitCode } from '../../errors/index.js';
+import { maskConfig } from '../../config/index.js';
+import { loadCommandConfig } from '../context.js';
+import type { Command } from '../command.js';
+
+export const configCommand: Command = {
+  name: 'config',
+  summary: 'Validate the config file and print it resolved (defaults applied, ${ENV} replaced, secrets masked).',
+  options: {},
+  async run(args, io) {
+    const config = loadCommandConfig(args, io);
+    io.stdout.write(`${JSON.stringify(maskConfig(config), null, 2)}\n`);
+    return ExitCode.ok;
+  },
+};

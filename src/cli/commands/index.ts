@@ -1,0 +1,7 @@
+import type { Command } from '../command.js';
+import { configCommand } from './config.js';
+
+/** Every command the CLI offers, in the order `--help` lists them. */
+export const COMMANDS: readonly Command[] = [
+  configCommand,
+];

@@ -1,0 +1,23 @@
+import { loadConfigFile, DEFAULT_CONFIG_PATH, type Config } from '../config/index.js';
+import { createLogger, LOG_LEVELS, type Logger, type LogLevel } from '../log/index.js';
+import { UsageError } from '../errors/index.js';
+import { stringOption } from './args.js';
+import type { CommandIo, ParsedArgs } from './command.js';
+
+export function configPath(args: ParsedArgs): string {
+  return stringOption(args, 'config') ?? DEFAULT_CONFIG_PATH;
+}
+
+export function loadCommandConfig(args: ParsedArgs, io: CommandIo): Config {
+  return loadConfigFile(configPath(args), io.env);
+}
+
+/** `--log-level` wins over `log.level` from the config. */
+export function commandLogger(args: ParsedArgs, io: CommandIo, config?: Config): Logger {
+  const flag = stringOption(args, 'log-level');
+  if (flag !== undefined && !(LOG_LEVELS as readonly string[]).includes(flag)) {
+    throw new UsageError(`--log-level must be one of ${LOG_LEVELS.join(', ')}, got "${flag}"`);
+  }
+  const level = (flag as LogLevel | undefined) ?? config?.log.level ?? 'info';
+  return createLogger({ level, destination: io.stderr });
+}

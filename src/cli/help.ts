@@ -1,0 +1,34 @@
+import { GLOBAL_OPTIONS, type Command, type OptionSpec } from './command.js';
+
+function optionLines(options: Readonly<Record<string, OptionSpec>>): string[] {
+  return Object.entries(options).map(([name, spec]) => {
+    const flag = `--${name}${spec.type === 'string' ? ` ${spec.valueName ?? 'VALUE'}` : ''}`;
+    return `  ${flag.padEnd(28)} ${spec.description}`;
+  });
+}
+
+export function commandHelp(command: Command): string {
+  return [
+    `Usage: venue-etl ${command.name}${command.positionals ? ` ${command.positionals}` : ''} [options]`,
+    '',
+    command.summary,
+    '',
+    'Options:',
+    ...optionLines(command.options),
+    ...optionLines(GLOBAL_OPTIONS),
+    '',
+  ].join('\n');
+}
+
+export function mainHelp(commands: readonly Command[]): string {
+  return [
+    'Usage: venue-etl <command> [options]',
+    '',
+    'Commands:',
+    ...commands.map((c) => `  ${c.name.padEnd(10)} ${c.summary}`),
+    '',
+    'Every command takes --config PATH (default ./venue-etl.config.json), --log-level LEVEL and --help.',
+    'Run `venue-etl demo` to see everything work against the built-in simulator.',
+    '',
+  ].join('\n');
+}

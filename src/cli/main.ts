@@ -1,0 +1,67 @@
+import { parseArgs } from 'node:util';
+import { ExitCode, UsageError, formatError } from '../errors/index.js';
+import { scrubSecrets } from '../log/index.js';
+import { GLOBAL_OPTIONS, type Command, type CommandIo, type ParsedArgs } from './command.js';
+import { commandHelp, mainHelp } from './help.js';
+import { COMMANDS } from './commands/index.js';
+
+/** Runs one CLI invocation; returns the exit status instead of exiting (testable in-process). */
+export async function runCli(argv: readonly string[], io: CommandIo, commands: readonly Command[] = COMMANDS): Promise<ExitCode> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    io.stdout.write(mainHelp(commands));
+    return name === undefined ? ExitCode.usage : ExitCode.ok;
+  }
+  if (name === '--version') {
+    io.stdout.write(`${await packageVersion()}\n`);
+    return ExitCode.ok;
+  }
+  const command = commands.find((c) => c.name === name);
+  try {
+    if (!command) {
+      throw new UsageError(`unknown command "${name}"`, `commands: ${commands.map((c) => c.name).join(', ')}`);
+    }
+    const args = parseCommandArgs(command, rest);
+    if (args.values.help === true) {
+      io.stdout.write(commandHelp(command));
+      return ExitCode.ok;
+    }
+    return await command.run(args, io);
+  } catch (error) {
+    io.stderr.write(`${scrubSecrets(formatError(error))}\n`);
+    const exitCode = (error as { exitCode?: ExitCode }).exitCode;
+    if (exitCode === undefined && process.env.VENUE_ETL_DEBUG) io.stderr.write(`${scrubSecrets(String((error as Error).stack))}\n`);
+    return exitCode ?? ExitCode.failed;
+  }
+}
+
+function parseCommandArgs(command: Command, argv: string[]): ParsedArgs {
+  const options = { ...command.options, ...GLOBAL_OPTIONS };
+  try {
+    const parsed = parseArgs({
+      args: argv,
+      options: Object.fromEntries(
+        Object.entries(options).map(([key, spec]) => [key, spec.short ? { type: spec.type, short: spec.short } : { type: spec.type }]),
+      ),
+      allowPositionals: true,
+      strict: true,
+    });
+    const max = command.maxPositionals ?? 0;
+    if (parsed.positionals.length > max) {
+      throw new UsageError(
+        `venue-etl ${command.name} takes ${max === 0 ? 'no' : `at most ${max}`} positional argument${max === 1 ? '' : 's'}, got: ${parsed.positionals.join(' ')}`,
+        `see venue-etl ${command.name} --help`,
+      );
+    }
+    return { values: parsed.values as ParsedArgs['values'], positionals: parsed.positionals };
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    throw new UsageError((error as Error).message, `see venue-etl ${command.name} --help`);
+  }
+}
+
+async function packageVersion(): Promise<string> {
+  const { readFile } = await import('node:fs/promises');
+  const pkg = JSON.parse(await readFile(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string };
+  return pkg.version;
+}

@@ -1,0 +1,50 @@
+export interface ConfigProblem {
+  /** JSON path of the offending value, e.g. `api.token` or `scope.venues[2]`. */
+  readonly path: string;
+  readonly message: string;
+}
+
+const PLACEHOLDER = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
+
+/**
+ * Replaces `${NAME}` in every string of a parsed JSON document with the environment variable
+ * NAME. A missing variable is recorded as a problem at the value's path, so the user learns about
+ * every missing variable at once.
+ */
+export function interpolateEnv(
+  value: unknown,
+  env: Readonly<Record<string, string | undefined>>,
+  problems: ConfigProblem[],
+  path = '',
+): unknown {
+  if (typeof value === 'string') {
+    return value.replace(PLACEHOLDER, (whole, name: string) => {
+      const found = env[name];
+      if (found === undefined || found === '') {
+        problems.push({ path: path || '(root)', message: `environment variable ${name} is not set (referenced as ${whole})` });
+        return '';
+      }
+      return found;
+    });
+  }
+  if (Array.isArray(value)) {
+    return value.map((item, index) => interpolateEnv(item, env, problems, `${path}[${index}]`));
+  }
+  if (value !== null && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [key, item] of Object.entries(value)) {
+      out[key] = interpolateEnv(item, env, problems, path ? `${path}.${key}` : key);
+    }
+    return out;
+  }
+  return value;
+}
+
+export function formatPath(segments: ReadonlyArray<PropertyKey>): string {
+  let out = '';
+  for (const segment of segments) {
+    if (typeof segment === 'number') out += `[${segment}]`;
+    else out += out ? `.${String(segment)}` : String(segment);
+  }
+  return out || '(root)';
+}

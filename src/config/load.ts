@@ -1,0 +1,111 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import cron from 'node-cron';
+import { EtlError, ExitCode } from '../errors/index.js';
+import { registerSecret } from '../log/index.js';
+import { BUILTIN_STREAMS } from '../catalogue/stream-names.js';
+import { ConfigSchema, type Config } from './schema.js';
+import { interpolateEnv, formatPath, type ConfigProblem } from './interpolate.js';
+
+export const DEFAULT_CONFIG_PATH = './venue-etl.config.json';
+
+export class ConfigError extends EtlError {
+  readonly problems: readonly ConfigProblem[];
+
+  constructor(source: string, problems: readonly ConfigProblem[], hint?: string) {
+    const lines = problems.map((p) => `  - ${p.path}: ${p.message}`).join('\n');
+    super('VENUE_ETL_CONFIG', `${source} has ${problems.length} problem${problems.length === 1 ? '' : 's'}:\n${lines}`, {
+      exitCode: ExitCode.usage,
+      hint: hint ?? 'Fix the listed keys; config.example.json documents every key.',
+      details: { problems },
+    });
+    this.name = 'ConfigError';
+    this.problems = problems;
+  }
+}
+
+/** Validates an already parsed config document: `${ENV}` interpolation, schema, cross-checks. */
+export function resolveConfig(
+  raw: unknown,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+  source = 'config',
+): Config {
+  const problems: ConfigProblem[] = [];
+  const interpolated = interpolateEnv(raw, env, problems);
+  const parsed = ConfigSchema.safeParse(interpolated);
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) {
+      const path = formatPath(issue.path);
+      // An empty value from a missing variable is already reported once, by name.
+      if (problems.some((p) => p.path === path)) continue;
+      problems.push({ path, message: issue.message });
+    }
+  }
+  if (problems.length > 0) throw new ConfigError(source, problems);
+  const config = parsed.data!;
+  problems.push(...crossCheck(config));
+  if (problems.length > 0) throw new ConfigError(source, problems);
+  registerSecret(config.api.token);
+  registerSecret(config.receiver.authorization);
+  return config;
+}
+
+/** Checks that need more than one key or a library: streams, cron expressions, time zone. */
+function crossCheck(config: Config): ConfigProblem[] {
+  const problems: ConfigProblem[] = [];
+  const known = new Set<string>([...BUILTIN_STREAMS, ...config.endpoints.map((e) => e.stream)]);
+  config.sync.streams?.forEach((stream, index) => {
+    if (!known.has(stream)) {
+      problems.push({ path: `sync.streams[${index}]`, message: `unknown stream "${stream}"; known: ${[...known].join(', ')}` });
+    }
+  });
+  config.endpoints.forEach((row, index) => {
+    if ((BUILTIN_STREAMS as readonly string[]).includes(row.stream)) {
+      problems.push({ path: `endpoints[${index}].stream`, message: `"${row.stream}" is a built-in stream` });
+    }
+    const placeholder = row.scope === 'venue' ? '{venue_id}' : '{project_id}';
+    if (!row.path.includes(placeholder)) {
+      problems.push({ path: `endpoints[${index}].path`, message: `must contain ${placeholder} for scope "${row.scope}"` });
+    }
+  });
+  if (!isValidTimeZone(config.schedule.timezone)) {
+    problems.push({ path: 'schedule.timezone', message: `unknown time zone "${config.schedule.timezone}" (use an IANA name such as UTC or Europe/Warsaw)` });
+  }
+  for (const [job, expression] of Object.entries(config.schedule.jobs)) {
+    if (!cron.validate(expression)) {
+      problems.push({ path: `schedule.jobs.${job}`, message: `"${expression}" is not a valid cron expression` });
+    }
+  }
+  return problems;
+}
+
+function isValidTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Reads, interpolates and validates a config file; every problem is reported at once (exit 2). */
+export function loadConfigFile(path: string, env: Readonly<Record<string, string | undefined>> = process.env): Config {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new EtlError('VENUE_ETL_CONFIG_MISSING', `cannot read config file ${resolve(path)} (${code ?? 'error'})`, {
+      exitCode: ExitCode.usage,
+      hint: 'Pass --config PATH, or copy config.example.json to venue-etl.config.json and fill in api.baseUrl, api.token and scope. `venue-etl demo` needs no config.',
+      cause: error,
+    });
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    throw new ConfigError(path, [{ path: '(root)', message: `is not valid JSON: ${(error as Error).message}` }]);
+  }
+  return resolveConfig(raw, env, path);
+}

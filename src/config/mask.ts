@@ -1,0 +1,15 @@
+import type { Config } from './schema.js';
+
+const MASK = '***';
+
+/** The resolved config with every secret replaced, for `venue-etl config` and logs. */
+export function maskConfig(config: Config): Config {
+  return {
+    ...config,
+    api: { ...config.api, token: MASK },
+    receiver: {
+      ...config.receiver,
+      ...(config.receiver.authorization === undefined ? {} : { authorization: MASK }),
+    },
+  };
+}

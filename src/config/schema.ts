@@ -1,0 +1,84 @@
+import { z } from 'zod';
+import { LOG_LEVELS } from '../log/index.js';
+
+const isoDate = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD')
+  .refine((value) => !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value), 'is not a real calendar date');
+
+const uuid = z.string().regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/, 'must be a UUID');
+
+const positiveInt = (max: number) => z.number().int().min(1).max(max);
+
+export const SummaryGrain = z.enum(['day', 'month']);
+export type SummaryGrain = z.infer<typeof SummaryGrain>;
+
+/** A catalogue row a user adds for an endpoint the spec does not show yet (spec 4.11). */
+export const UserEndpointRow = z.strictObject({
+  stream: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'must be lower-case words joined by "-"'),
+  /** Path below api.baseUrl with `{venue_id}` or `{project_id}`, e.g. `/analytics/project-devices-history/{project_id}/`. */
+  path: z.string().startsWith('/'),
+  scope: z.enum(['venue', 'project']),
+  kind: z.enum(['series', 'summary']),
+  /** JSON:API `type` of the resource the endpoint returns. */
+  resourceType: z.string().min(1),
+  /** Attribute names to load; every numeric / series attribute when omitted. */
+  metrics: z.array(z.string().min(1)).optional(),
+});
+export type UserEndpointRow = z.infer<typeof UserEndpointRow>;
+
+export const ConfigSchema = z.strictObject({
+  api: z.strictObject({
+    baseUrl: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }),
+    token: z.string().min(1, 'must not be empty'),
+    concurrency: positiveInt(256).default(8),
+    pageSize: positiveInt(1000).default(100),
+    timeoutMs: z.number().int().min(100).max(600_000).default(30_000),
+    maxRetries: z.number().int().min(0).max(20).default(6),
+    /** Longest Retry-After the client will honour before giving the slice up. */
+    maxRetryAfterMs: z.number().int().min(0).max(3_600_000).default(120_000),
+    /** Optional budget of requests per second across all workers. */
+    maxRequestsPerSecond: z.number().positive().optional(),
+    /** Account ids per `filter[id][in]` request (keeps URLs short). */
+    accountsBatchSize: positiveInt(200).default(50),
+  }),
+  scope: z.strictObject({
+    venues: z.array(uuid).default([]),
+    projects: z.array(uuid).default([]),
+  }),
+  sync: z
+    .strictObject({
+      startDate: isoDate.optional(),
+      lookbackDays: z.number().int().min(0).max(365).default(3),
+      windowDays: positiveInt(3660).default(31),
+      streams: z.array(z.string().min(1)).min(1).optional(),
+      summaryGrain: z.union([SummaryGrain, z.array(SummaryGrain).min(1)]).default('day'),
+      /** A stream whose cursor is older than this is reported stale by `check` and `status`. */
+      staleAfterDays: positiveInt(3660).default(2),
+    })
+    .default({ lookbackDays: 3, windowDays: 31, summaryGrain: 'day', staleAfterDays: 2 }),
+  endpoints: z.array(UserEndpointRow).default([]),
+  warehouse: z.strictObject({ path: z.string().min(1).default('data/warehouse.duckdb') }).default({ path: 'data/warehouse.duckdb' }),
+  parquet: z.strictObject({ dir: z.string().min(1).default('data/parquet') }).default({ dir: 'data/parquet' }),
+  schedule: z
+    .strictObject({
+      timezone: z.string().min(1).default('UTC'),
+      jobs: z.record(z.string(), z.string().min(1)).default({}),
+    })
+    .default({ timezone: 'UTC', jobs: {} }),
+  receiver: z
+    .strictObject({
+      enabled: z.boolean().default(true),
+      host: z.string().min(1).default('127.0.0.1'),
+      port: z.number().int().min(0).max(65535).default(8787),
+      authorization: z.string().min(8, 'must be at least 8 characters').optional(),
+      maxBodyBytes: z.number().int().min(1024).max(64 * 1024 * 1024).default(1_048_576),
+      /** Durable journal of accepted events; beside the warehouse by default. */
+      journalDir: z.string().min(1).optional(),
+    })
+    .default({ enabled: true, host: '127.0.0.1', port: 8787, maxBodyBytes: 1_048_576 }),
+  log: z.strictObject({ level: z.enum(LOG_LEVELS).default('info') }).default({ level: 'info' }),
+});
+
+export type ConfigInput = z.input<typeof ConfigSchema>;
+export type Config = z.infer<typeof ConfigSchema>;

@@ -1,0 +1,30 @@
+/**
+ * Secret values known at run time (API token, receiver credentials). Every log line and every
+ * error printed for a human passes through `scrubSecrets`, so a secret cannot leak through a
+ * key name that redaction paths did not foresee (pino's `redact` is case-sensitive).
+ */
+const secrets = new Set<string>();
+
+/** Registers a value to be masked wherever it appears. Short values are ignored (too common). */
+export function registerSecret(value: string | undefined): void {
+  if (!value || value.length < 4) return;
+  secrets.add(value);
+  // The bearer form and the bare base64 part of a Basic credential are secrets as well.
+  const basic = /^Basic\s+(.+)$/i.exec(value);
+  if (basic?.[1] && basic[1].length >= 4) secrets.add(basic[1]);
+  const bearer = /^Bearer\s+(.+)$/i.exec(value);
+  if (bearer?.[1] && bearer[1].length >= 4) secrets.add(bearer[1]);
+}
+
+export function scrubSecrets(text: string): string {
+  let out = text;
+  for (const secret of secrets) {
+    if (out.includes(secret)) out = out.split(secret).join('***');
+  }
+  return out;
+}
+
+/** For tests. */
+export function clearSecrets(): void {
+  secrets.clear();
+}
