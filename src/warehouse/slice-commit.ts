@@ -1,0 +1,44 @@
+import type { SeriesColumns, SummaryColumns } from '../normalize/columns.js';
+
+/**
+ * Everything one slice (stream × venue/project × window) commits, in one transaction with the
+ * other slices of its group: the window's rows replace what the warehouse held for that venue,
+ * stream and window; the cursor moves; the backfill slice is marked done.
+ */
+export interface SliceCommit {
+  readonly stream: string;
+  /** Venue id (analytics streams) or project id. */
+  readonly scopeId: string;
+  /** Inclusive calendar dates (UTC) of the window that was extracted. */
+  readonly windowFrom: string;
+  readonly windowTo: string;
+  /**
+   * Replaces `series_points` of (scopeId, stream) with ts in [windowFrom 00:00Z, windowTo+1 00:00Z),
+   * whatever their granularity.
+   */
+  readonly series?: SeriesColumns;
+  /**
+   * Replaces `summary_values` of (venue, stream) whose period_start lies in [windowFrom, windowTo]
+   * and whose period belongs to `grain`: 'day' rows have period_end = period_start; 'month' rows
+   * have period_end > period_start, plus single-day rows when `ownsSingleDayPeriods` (month-only
+   * configs, where a month cut short at its first day is the only owner of that row).
+   */
+  readonly summaries?: {
+    readonly rows: SummaryColumns;
+    readonly grain: 'day' | 'month';
+    readonly ownsSingleDayPeriods: boolean;
+  };
+  /** How the stream's cursor for scopeId moves with this commit (never backwards). */
+  readonly cursor?: CursorMove;
+  /** Marks this slice done in a backfill's progress table. */
+  readonly backfill?: { readonly backfillId: string; readonly sliceKey: string };
+}
+
+export type CursorMove =
+  /** Nightly sync: cursor = max(cursor, date). */
+  | { readonly mode: 'advance'; readonly date: string }
+  /**
+   * Backfill: extends the cursor to `date` only when the window touches it
+   * (windowFrom <= (cursor ?? baseline) + 1 day), so a backfill never leaves a hole behind a cursor.
+   */
+  | { readonly mode: 'extend'; readonly date: string; readonly baseline: string };
