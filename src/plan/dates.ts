@@ -1,0 +1,64 @@
+import { DAY_MS, dateToMs, msToDate } from '../normalize/timestamp.js';
+
+export function addDays(date: string, days: number): string {
+  return msToDate(dateToMs(date) + days * DAY_MS);
+}
+
+/** Whole days from a to b (b - a). */
+export function daysBetween(a: string, b: string): number {
+  return Math.round((dateToMs(b) - dateToMs(a)) / DAY_MS);
+}
+
+export function todayUtc(now: Date = new Date()): string {
+  return now.toISOString().slice(0, 10);
+}
+
+export function monthStart(date: string): string {
+  return `${date.slice(0, 8)}01`;
+}
+
+export function monthEnd(date: string): string {
+  const [year, month] = [Number(date.slice(0, 4)), Number(date.slice(5, 7))];
+  return msToDate(Date.UTC(year, month, 0));
+}
+
+export function minDate(a: string, b: string): string {
+  return a < b ? a : b;
+}
+
+export function maxDate(a: string, b: string): string {
+  return a > b ? a : b;
+}
+
+/**
+ * Splits [from, to] into windows of `windowDays`. A trailing one-day remainder joins the previous
+ * window: the API answers a one-day range with hourly points, so a stray one-day window would
+ * give one day a different granularity than its neighbours.
+ */
+export function splitWindows(from: string, to: string, windowDays: number): { from: string; to: string }[] {
+  const windows: { from: string; to: string }[] = [];
+  for (let start = from; start <= to; start = addDays(start, windowDays)) {
+    windows.push({ from: start, to: minDate(addDays(start, windowDays - 1), to) });
+  }
+  const last = windows.at(-1);
+  if (windows.length > 1 && last && last.from === last.to) {
+    windows.pop();
+    windows[windows.length - 1] = { from: windows.at(-1)!.from, to: last.to };
+  }
+  return windows;
+}
+
+/** Calendar months touched by [from, to], each clipped to `to`. */
+export function monthPeriods(from: string, to: string): { from: string; to: string }[] {
+  const periods: { from: string; to: string }[] = [];
+  for (let start = monthStart(from); start <= to; start = addDays(monthEnd(start), 1)) {
+    periods.push({ from: start, to: minDate(monthEnd(start), to) });
+  }
+  return periods;
+}
+
+export function eachDay(from: string, to: string): string[] {
+  const days: string[] = [];
+  for (let day = from; day <= to; day = addDays(day, 1)) days.push(day);
+  return days;
+}

@@ -1,0 +1,66 @@
+import type { EndpointRow } from '../catalogue/index.js';
+import type { SummaryGrain } from '../config/index.js';
+import { eachDay, monthPeriods, splitWindows } from './dates.js';
+import { sliceKey, type Slice } from './slice.js';
+
+/**
+ * The slices that extract [from, to] of one stream for one scope id:
+ * - history: one request per window of `windowDays`;
+ * - summaries: per grain — 'day': one request per day (one period per day), windows of
+ *   `windowDays`; 'month': one slice per calendar month touched, from the month's first day
+ *   (a summary of part of a month would be a different period);
+ * - snapshots (roles, accounts): one slice, no dates.
+ */
+export function slicesForRange(
+  endpoint: EndpointRow,
+  scopeId: string,
+  from: string,
+  to: string,
+  options: { readonly windowDays: number; readonly grains: readonly SummaryGrain[] },
+): Slice[] {
+  const stream = endpoint.stream;
+  if (endpoint.kind === 'roles' || endpoint.kind === 'accounts') {
+    return [{ key: sliceKey(stream, scopeId, to, to), stream, endpoint, scopeId, windowFrom: to, windowTo: to, requests: [{}] }];
+  }
+  if (endpoint.kind === 'series') {
+    return splitWindows(from, to, options.windowDays).map((w) => ({
+      key: sliceKey(stream, scopeId, w.from, w.to),
+      stream,
+      endpoint,
+      scopeId,
+      windowFrom: w.from,
+      windowTo: w.to,
+      requests: [{ from: w.from, to: w.to }],
+    }));
+  }
+  const slices: Slice[] = [];
+  if (options.grains.includes('day')) {
+    for (const w of splitWindows(from, to, options.windowDays)) {
+      slices.push({
+        key: sliceKey(stream, scopeId, w.from, w.to, 'day'),
+        stream,
+        endpoint,
+        scopeId,
+        windowFrom: w.from,
+        windowTo: w.to,
+        grain: 'day',
+        requests: eachDay(w.from, w.to).map((day) => ({ from: day, to: day })),
+      });
+    }
+  }
+  if (options.grains.includes('month')) {
+    for (const m of monthPeriods(from, to)) {
+      slices.push({
+        key: sliceKey(stream, scopeId, m.from, m.to, 'month'),
+        stream,
+        endpoint,
+        scopeId,
+        windowFrom: m.from,
+        windowTo: m.to,
+        grain: 'month',
+        requests: [{ from: m.from, to: m.to }],
+      });
+    }
+  }
+  return slices;
+}
