@@ -41,25 +41,36 @@ export function resolveConfig(
       problems.push({ path, message: issue.message });
     }
   }
-  if (problems.length > 0) throw new ConfigError(source, problems);
-  const config = parsed.data!;
-  problems.push(...crossCheck(config));
-  if (problems.length > 0) throw new ConfigError(source, problems);
+  // Cross-checks read the document leniently, so they run (and report) even when the schema failed.
+  problems.push(...crossCheck(interpolated as LenientConfig));
+  if (problems.length > 0 || !parsed.success) throw new ConfigError(source, problems);
+  const config = parsed.data;
   registerSecret(config.api.token);
   registerSecret(config.receiver.authorization);
   return config;
 }
 
-/** Checks that need more than one key or a library: streams, cron expressions, time zone. */
-function crossCheck(config: Config): ConfigProblem[] {
+/** The parts of an unvalidated document the cross-checks look at; anything may be missing. */
+interface LenientConfig {
+  readonly endpoints?: unknown;
+  readonly sync?: { readonly streams?: unknown };
+  readonly schedule?: { readonly timezone?: unknown; readonly jobs?: unknown };
+}
+
+const strings = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
+
+/** Checks that need more than one key or a library: streams, endpoint rows, cron expressions, time zone. */
+function crossCheck(config: LenientConfig): ConfigProblem[] {
   const problems: ConfigProblem[] = [];
-  const known = new Set<string>([...BUILTIN_STREAMS, ...config.endpoints.map((e) => e.stream)]);
-  config.sync.streams?.forEach((stream, index) => {
-    if (!known.has(stream)) {
+  const endpoints = strings(config.endpoints).filter((row): row is { stream: string; path: string; scope: string } =>
+    typeof row === 'object' && row !== null && typeof (row as { stream?: unknown }).stream === 'string' && typeof (row as { path?: unknown }).path === 'string');
+  const known = new Set<string>([...BUILTIN_STREAMS, ...endpoints.map((e) => e.stream)]);
+  strings(config.sync?.streams).forEach((stream, index) => {
+    if (typeof stream === 'string' && !known.has(stream)) {
       problems.push({ path: `sync.streams[${index}]`, message: `unknown stream "${stream}"; known: ${[...known].join(', ')}` });
     }
   });
-  config.endpoints.forEach((row, index) => {
+  endpoints.forEach((row, index) => {
     if ((BUILTIN_STREAMS as readonly string[]).includes(row.stream)) {
       problems.push({ path: `endpoints[${index}].stream`, message: `"${row.stream}" is a built-in stream` });
     }
@@ -68,11 +79,13 @@ function crossCheck(config: Config): ConfigProblem[] {
       problems.push({ path: `endpoints[${index}].path`, message: `must contain ${placeholder} for scope "${row.scope}"` });
     }
   });
-  if (!isValidTimeZone(config.schedule.timezone)) {
-    problems.push({ path: 'schedule.timezone', message: `unknown time zone "${config.schedule.timezone}" (use an IANA name such as UTC or Europe/Warsaw)` });
+  const timezone = config.schedule?.timezone;
+  if (typeof timezone === 'string' && !isValidTimeZone(timezone)) {
+    problems.push({ path: 'schedule.timezone', message: `unknown time zone "${timezone}" (use an IANA name such as UTC or Europe/Warsaw)` });
   }
-  for (const [job, expression] of Object.entries(config.schedule.jobs)) {
-    if (!cron.validate(expression)) {
+  const jobs = config.schedule?.jobs;
+  for (const [job, expression] of Object.entries(typeof jobs === 'object' && jobs !== null ? jobs : {})) {
+    if (typeof expression === 'string' && !cron.validate(expression)) {
       problems.push({ path: `schedule.jobs.${job}`, message: `"${expression}" is not a valid cron expression` });
     }
   }

@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { resolveConfig, ConfigError, maskConfig } from '../../src/config/index.js';
+
+const V = '00000000-0000-4000-8000-000000000001';
+const minimal = { api: { baseUrl: 'http://127.0.0.1:1', token: '${TOKEN}' }, scope: { venues: [V] } };
+
+function problemsOf(raw: unknown, env: Record<string, string> = {}): { path: string; message: string }[] {
+  try {
+    resolveConfig(raw, env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return [...(error as ConfigError).problems];
+  }
+  throw new Error('expected a config error');
+}
+
+describe('config', () => {
+  it('fills defaults and interpolates ${ENV}', () => {
+    const config = resolveConfig(minimal, { TOKEN: 'secret-token-1' });
+    expect(config.api.token).toBe('secret-token-1');
+    expect(config.api.concurrency).toBe(8);
+    expect(config.sync.lookbackDays).toBe(3);
+    expect(config.warehouse.path).toBe('data/warehouse.duckdb');
+    expect(maskConfig(config).api.token).toBe('***');
+  });
+
+  it('reports every problem at once with its JSON path', () => {
+    const problems = problemsOf({ api: { baseUrl: 'ftp://x', token: '${NOPE}', concurrency: 0 }, scope: { venues: ['nope'] }, sync: { lookbackDays: -1 } });
+    const paths = problems.map((p) => p.path).sort();
+    expect(paths).toEqual(['api.baseUrl', 'api.concurrency', 'api.token', 'scope.venues[0]', 'sync.lookbackDays']);
+    expect(problems.find((p) => p.path === 'api.token')!.message).toMatch(/NOPE is not set/);
+  });
+
+  it('refuses unknown keys, streams, cron expressions and time zones', () => {
+    const problems = problemsOf({ ...minimal, sync: { streams: ['nope'] }, schedule: { timezone: 'Mars/Base', jobs: { 'nightly-sync': 'every night' } }, extra: 1 }, { TOKEN: 'x' });
+    expect(problems.map((p) => p.path).sort()).toEqual(['(root)', 'schedule.jobs.nightly-sync', 'schedule.timezone', 'sync.streams[0]']);
+  });
+});
