@@ -1,0 +1,200 @@
+import { registerSecret, type Logger } from '../log/index.js';
+import { ApiError, ApiErrorCode, isApiError } from './errors.js';
+import { toJsonApiDocument, toListDocument, type JsonApiDocument, type JsonApiListDocument } from './jsonapi.js';
+import { assertSameOrigin, DEFAULT_MAX_PAGES, followPages, pathOf } from './paginate.js';
+import { abortedError, parseRetryAfter, withRetries, type RetryPolicy } from './retry-policy.js';
+import { StatsRecorder, type ClientStats } from './stats.js';
+import { statusError } from './status-error.js';
+import { createThrottle, type ThrottleSlot } from './throttle.js';
+import { createTransport } from './transport.js';
+import { userAgent } from './user-agent.js';
+
+export interface ApiClientOptions {
+  readonly baseUrl: string;
+  readonly token: string;
+  readonly concurrency: number;
+  /** Deadline of one attempt, body included. */
+  readonly timeoutMs: number;
+  readonly maxRetries: number;
+  readonly maxRetryAfterMs: number;
+  readonly maxRequestsPerSecond?: number;
+  readonly logger: Logger;
+  /** First backoff step (default 500 ms); doubles per attempt with full jitter. */
+  readonly retryBaseMs?: number;
+  /** Backoff cap (default 30 s); Retry-After may ask for longer and gets it. */
+  readonly retryMaxBackoffMs?: number;
+  /** Pages one `paginate` call may fetch (default 10 000). */
+  readonly maxPages?: number;
+  /** Successes in a row that earn one slot back after a 429 (default 10). */
+  readonly recoverAfterSuccesses?: number;
+}
+
+export interface RequestContext {
+  /** Stream name for the per-stream counts and log lines. */
+  readonly stream?: string;
+  readonly signal?: AbortSignal;
+}
+
+export interface PaginateContext extends RequestContext {
+  readonly pageSize: number;
+}
+
+export interface ApiClient {
+  /** api.baseUrl as given (callers size URLs with it). */
+  readonly baseUrl: string;
+  /** GET a path below baseUrl (e.g. `/analytics/venue-devices-history/<id>/?from=…&to=…`) or an absolute URL of the same origin; returns the validated JSON:API document. */
+  getDocument(pathOrUrl: string, context?: RequestContext): Promise<JsonApiDocument>;
+  /** Follows links.next from the first page (page[number]=1&page[size]=pageSize added to the path) to the end. */
+  paginate(path: string, context: PaginateContext): AsyncGenerator<JsonApiListDocument>;
+  readonly stats: ClientStats;
+  /** Request counts per stream and in total, at info. */
+  logSummary(logger?: Logger): void;
+  close(): Promise<void>;
+}
+
+export const JSON_API_MEDIA_TYPE = 'application/vnd.api+json';
+export const DEFAULT_RETRY_BASE_MS = 500;
+export const DEFAULT_RETRY_MAX_BACKOFF_MS = 30_000;
+/** Waits at least this long are logged at info: a quiet client must not look hung. */
+const LONG_WAIT_MS = 5_000;
+
+export function createApiClient(options: ApiClientOptions): ApiClient {
+  const { logger, token, timeoutMs } = options;
+  const base = new URL(options.baseUrl);
+  const origin = base.origin;
+  const basePath = base.pathname.replace(/\/+$/, '');
+  registerSecret(token);
+  // Server text (error details, JSON parse messages) can echo the token it refused.
+  const redact = token.length >= 4 ? (text: string) => text.split(token).join('***') : (text: string) => text;
+
+  const transport = createTransport({
+    connections: options.concurrency,
+    timeoutMs,
+    headers: { authorization: `Bearer ${token}`, accept: JSON_API_MEDIA_TYPE, 'user-agent': userAgent() },
+  });
+  const throttle = createThrottle({
+    concurrency: options.concurrency,
+    maxRequestsPerSecond: options.maxRequestsPerSecond,
+    recoverAfterSuccesses: options.recoverAfterSuccesses,
+    onChange: (concurrency, reason) =>
+      logger.info({ concurrency }, reason === 'throttled' ? 'api throttled (429): concurrency lowered' : 'api concurrency raised'),
+  });
+  const stats = new StatsRecorder(() => throttle.concurrency);
+  const policy: RetryPolicy = {
+    maxRetries: options.maxRetries,
+    baseMs: options.retryBaseMs ?? DEFAULT_RETRY_BASE_MS,
+    maxBackoffMs: options.retryMaxBackoffMs ?? DEFAULT_RETRY_MAX_BACKOFF_MS,
+    maxRetryAfterMs: options.maxRetryAfterMs,
+  };
+  const maxPages = options.maxPages ?? DEFAULT_MAX_PAGES;
+
+  function resolve(pathOrUrl: string): URL {
+    const absolute = /^[a-z][a-z\d+.-]*:/i.test(pathOrUrl);
+    const url = absolute ? new URL(pathOrUrl) : new URL(`${basePath}${pathOrUrl.startsWith('/') ? '' : '/'}${pathOrUrl}`, origin);
+    assertSameOrigin(url, origin, `the URL ${absolute ? pathOrUrl : pathOf(url)}`);
+    return url;
+  }
+
+  /** One attempt, inside a throttle slot: send, read, and turn anything but a 2xx with JSON into an error. */
+  async function attempt(url: URL, request: string, attemptNumber: number, slot: ThrottleSlot, context: RequestContext): Promise<unknown> {
+    const { stream, signal } = context;
+    const startedAt = performance.now();
+    stats.requestStarted(stream, startedAt);
+    try {
+      const response = await transport.get(url, request, signal);
+      stats.add(stream, 'bytes', response.bytes);
+      logAttempt(url, attemptNumber, startedAt, stream, response.status);
+      if (response.status >= 200 && response.status < 300) {
+        slot.succeeded();
+        return parseJson(response.text, request, response.status);
+      }
+      if (response.status === 429) {
+        slot.throttled();
+        stats.add(stream, 'throttled');
+      }
+      throw statusError({ status: response.status, body: parseErrorBody(response.text), retryAfterMs: parseRetryAfter(response.retryAfter) }, request, redact);
+    } catch (error) {
+      if (isApiError(error) && error.status === undefined) logAttempt(url, attemptNumber, startedAt, stream, undefined, error.code);
+      throw error;
+    } finally {
+      stats.responseEnded(stream, performance.now());
+    }
+  }
+
+  function logAttempt(url: URL, attemptNumber: number, startedAt: number, stream: string | undefined, status?: number, code?: string): void {
+    if (!logger.isLevelEnabled('debug')) return;
+    const ms = Math.round(performance.now() - startedAt);
+    logger.debug({ method: 'GET', url: pathOf(url), status, error: code, attempt: attemptNumber, ms, stream }, 'api request');
+  }
+
+  function parseJson(text: string, request: string, status: number): unknown {
+    try {
+      return JSON.parse(text);
+    } catch (error) {
+      throw new ApiError(ApiErrorCode.badBody, `${request} returned malformed JSON: ${redact((error as Error).message).slice(0, 200)}`, {
+        retriable: true,
+        status,
+        request,
+      });
+    }
+  }
+
+  /** Retries, counts and abort handling around `attempt`; returns the parsed body. */
+  async function fetchBody(url: URL, context: RequestContext): Promise<unknown> {
+    const { stream, signal } = context;
+    const request = `GET ${pathOf(url)}`;
+    try {
+      return await withRetries(policy, request, (attemptNumber) => throttle.run((slot) => attempt(url, request, attemptNumber, slot, context), signal), {
+        signal,
+        onRetry: (error, attemptNumber, delayMs) => {
+          stats.add(stream, 'retries');
+          const level = delayMs >= LONG_WAIT_MS ? 'info' : 'debug';
+          logger[level]({ url: pathOf(url), attempt: attemptNumber, delayMs, code: error.code, status: error.status, stream }, 'api retry');
+        },
+      });
+    } catch (error) {
+      stats.add(stream, 'failures');
+      // Aborted while waiting for a slot or a token: the signal's own error, made a coded one.
+      if (!isApiError(error) && signal?.aborted) throw abortedError(request, signal.reason);
+      throw error;
+    }
+  }
+
+  return {
+    baseUrl: options.baseUrl,
+    async getDocument(pathOrUrl, context = {}) {
+      const url = resolve(pathOrUrl);
+      return toJsonApiDocument(await fetchBody(url, context), `GET ${pathOf(url)}`);
+    },
+    async *paginate(path, context) {
+      const first = firstPageUrl(resolve(path), context.pageSize);
+      const fetchPage = async (url: URL): Promise<JsonApiListDocument> => {
+        const page = toListDocument(await fetchBody(url, context), `GET ${pathOf(url)}`);
+        stats.add(context.stream, 'pages');
+        return page;
+      };
+      yield* followPages(first, fetchPage, { origin, maxPages });
+    },
+    stats: stats.view,
+    logSummary: (target = logger) => stats.logSummary(target),
+    close: () => transport.close(),
+  };
+}
+
+/** Brackets stay literal: the URL parser keeps them in queries, and the API documents them so. */
+function firstPageUrl(url: URL, pageSize: number): URL {
+  if (url.searchParams.has('page[number]') || url.searchParams.has('page[size]')) return url;
+  const first = new URL(url);
+  first.search = `${url.search ? `${url.search}&` : '?'}page[number]=1&page[size]=${pageSize}`;
+  return first;
+}
+
+/** The body of an error response, when it is JSON (JSON:API `errors` give the detail). */
+function parseErrorBody(text: string): unknown {
+  if (!text.startsWith('{')) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}

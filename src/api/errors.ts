@@ -1,0 +1,85 @@
+import { EtlError } from '../errors/index.js';
+
+/**
+ * Stable codes of the errors the API client raises. Callers branch on the code (or on
+ * `details.retriable`), never on the message.
+ */
+export const ApiErrorCode = {
+  /** 401/403: the token is wrong or lacks rights. Every further request fails the same way. */
+  auth: 'VENUE_API_AUTH',
+  /** 404: the venue, project or account does not exist or is not visible to the token. */
+  notFound: 'VENUE_API_NOT_FOUND',
+  /** 400/422: the API rejected the request itself (filter or date values). */
+  badRequest: 'VENUE_API_BAD_REQUEST',
+  /** Any other status the client does not expect (3xx, 405, 409, 501…). */
+  unexpectedStatus: 'VENUE_API_HTTP',
+  /** A 2xx whose body is an `errors` document. */
+  errorDocument: 'VENUE_API_ERROR_DOCUMENT',
+  /** Valid JSON that is not the JSON:API document the spec describes. */
+  schema: 'VENUE_API_SCHEMA',
+  /** A pagination link that points to another origin (the token stays home). */
+  foreignLink: 'VENUE_API_FOREIGN_LINK',
+  paginationLoop: 'VENUE_API_PAGINATION_LOOP',
+  tooManyPages: 'VENUE_API_TOO_MANY_PAGES',
+  /** The caller's signal aborted the request. */
+  aborted: 'VENUE_API_ABORTED',
+  /** The API asked (Retry-After) to wait longer than api.maxRetryAfterMs. */
+  retryAfterTooLong: 'VENUE_API_RETRY_AFTER_TOO_LONG',
+  /** Transient failures persisted through every retry; the last one is the `cause`. */
+  retriesExhausted: 'VENUE_API_RETRIES_EXHAUSTED',
+  // Transient, one attempt each. The retry loop consumes them; callers see them as `cause`.
+  throttled: 'VENUE_API_THROTTLED',
+  serverError: 'VENUE_API_SERVER_ERROR',
+  network: 'VENUE_API_NETWORK',
+  timeout: 'VENUE_API_TIMEOUT',
+  badBody: 'VENUE_API_BAD_BODY',
+} as const;
+export type ApiErrorCode = (typeof ApiErrorCode)[keyof typeof ApiErrorCode];
+
+export interface ApiErrorOptions {
+  readonly hint?: string;
+  readonly cause?: unknown;
+  /** The condition is transient: the same request may succeed later. */
+  readonly retriable: boolean;
+  readonly status?: number;
+  /** What the API asked for in `Retry-After`, in milliseconds. */
+  readonly retryAfterMs?: number;
+  /** `GET /path?query` of the request; never headers. */
+  readonly request?: string;
+  readonly details?: Readonly<Record<string, unknown>>;
+}
+
+export class ApiError extends EtlError {
+  override readonly code: ApiErrorCode;
+  readonly retriable: boolean;
+  readonly status: number | undefined;
+  readonly retryAfterMs: number | undefined;
+
+  constructor(code: ApiErrorCode, message: string, options: ApiErrorOptions) {
+    super(code, message, {
+      hint: options.hint,
+      cause: options.cause,
+      details: {
+        retriable: options.retriable,
+        ...(options.status === undefined ? {} : { status: options.status }),
+        ...(options.request === undefined ? {} : { request: options.request }),
+        ...(options.retryAfterMs === undefined ? {} : { retryAfterMs: options.retryAfterMs }),
+        ...options.details,
+      },
+    });
+    this.name = 'ApiError';
+    this.code = code;
+    this.retriable = options.retriable;
+    this.status = options.status;
+    this.retryAfterMs = options.retryAfterMs;
+  }
+}
+
+export function isApiError(error: unknown): error is ApiError {
+  return error instanceof ApiError;
+}
+
+/** True when retrying the same request later may succeed (see `ApiErrorOptions.retriable`). */
+export function isRetriable(error: unknown): boolean {
+  return isApiError(error) && error.retriable;
+}

@@ -1,0 +1,20 @@
+export { createApiClient, JSON_API_MEDIA_TYPE, DEFAULT_RETRY_BASE_MS, DEFAULT_RETRY_MAX_BACKOFF_MS } from './client.js';
+export type { ApiClient, ApiClientOptions, RequestContext, PaginateContext } from './client.js';
+export { ApiError, ApiErrorCode, isApiError, isRetriable } from './errors.js';
+export type { ApiErrorOptions } from './errors.js';
+export { isListDocument, toJsonApiDocument, toListDocument, toSingleDocument, describeApiErrors } from './jsonapi.js';
+export type {
+  JsonApiDocument,
+  JsonApiSingleDocument,
+  JsonApiListDocument,
+  JsonApiResource,
+  JsonApiIdentifier,
+  JsonApiRelationship,
+  JsonApiLinks,
+} from './jsonapi.js';
+export { followPages, DEFAULT_MAX_PAGES } from './paginate.js';
+export { backoffDelay, parseRetryAfter, withRetries } from './retry-policy.js';
+export type { RetryPolicy } from './retry-policy.js';
+export { createThrottle } from './throttle.js';
+export type { Throttle, ThrottleOptions, ThrottleSlot } from './throttle.js';
+export type { ClientStats, RequestCounts } from './stats.js';

@@ -1,0 +1,109 @@
+import type { Logger } from '../log/index.js';
+
+export interface RequestCounts {
+  /** Attempts sent, retries included. */
+  readonly requests: number;
+  readonly retries: number;
+  /** List pages received through `paginate`. */
+  readonly pages: number;
+  /** Calls that ended in an error for the caller (after any retries). */
+  readonly failures: number;
+  /** 429 answers. */
+  readonly throttled: number;
+  /** Response body bytes. */
+  readonly bytes: number;
+  /** From the first request sent to the last answer received. */
+  readonly durationMs: number;
+}
+
+export interface ClientStats extends RequestCounts {
+  /** The same counts per `RequestContext.stream`. */
+  readonly byStream: ReadonlyMap<string, RequestCounts>;
+  /** The throttle's current concurrency limit. */
+  readonly concurrency: number;
+}
+
+type Counter = Exclude<keyof RequestCounts, 'durationMs'>;
+
+class Counts implements RequestCounts {
+  requests = 0;
+  retries = 0;
+  pages = 0;
+  failures = 0;
+  throttled = 0;
+  bytes = 0;
+  private firstAt: number | undefined;
+  private lastAt: number | undefined;
+
+  get durationMs(): number {
+    return this.firstAt === undefined || this.lastAt === undefined ? 0 : Math.round(this.lastAt - this.firstAt);
+  }
+
+  markStart(at: number): void {
+    this.firstAt ??= at;
+  }
+
+  markEnd(at: number): void {
+    this.lastAt = at;
+  }
+
+  toJSON(): RequestCounts {
+    const { requests, retries, pages, failures, throttled, bytes, durationMs } = this;
+    return { requests, retries, pages, failures, throttled, bytes, durationMs };
+  }
+}
+
+/** Counts kept in place (no allocation per request) for the whole client and per stream. */
+export class StatsRecorder {
+  private readonly total = new Counts();
+  private readonly streams = new Map<string, Counts>();
+
+  /** A live, read-only view for `ApiClient.stats`. */
+  readonly view: ClientStats;
+
+  constructor(private readonly currentConcurrency: () => number) {
+    const { total, streams } = this;
+    this.view = {
+      get requests() { return total.requests; },
+      get retries() { return total.retries; },
+      get pages() { return total.pages; },
+      get failures() { return total.failures; },
+      get throttled() { return total.throttled; },
+      get bytes() { return total.bytes; },
+      get durationMs() { return total.durationMs; },
+      get concurrency() { return currentConcurrency(); },
+      byStream: streams,
+    };
+  }
+
+  add(stream: string | undefined, counter: Counter, amount = 1): void {
+    this.total[counter] += amount;
+    if (stream !== undefined) this.forStream(stream)[counter] += amount;
+  }
+
+  requestStarted(stream: string | undefined, at: number): void {
+    this.add(stream, 'requests');
+    this.total.markStart(at);
+    if (stream !== undefined) this.forStream(stream).markStart(at);
+  }
+
+  responseEnded(stream: string | undefined, at: number): void {
+    this.total.markEnd(at);
+    if (stream !== undefined) this.forStream(stream).markEnd(at);
+  }
+
+  /** One info line per stream, then the totals. */
+  logSummary(logger: Logger): void {
+    for (const [stream, counts] of this.streams) logger.info({ stream, ...counts.toJSON() }, 'api summary');
+    logger.info({ ...this.total.toJSON(), concurrency: this.currentConcurrency() }, 'api summary (all streams)');
+  }
+
+  private forStream(stream: string): Counts {
+    let counts = this.streams.get(stream);
+    if (!counts) {
+      counts = new Counts();
+      this.streams.set(stream, counts);
+    }
+    return counts;
+  }
+}

@@ -1,0 +1,99 @@
+import { Agent } from 'undici';
+import { ApiError, ApiErrorCode } from './errors.js';
+import { abortedError } from './retry-policy.js';
+
+export interface TransportOptions {
+  /** Sockets per origin; the throttle never runs more requests than this. */
+  readonly connections: number;
+  /** Deadline of one attempt, from sending the request to the last byte of the body. */
+  readonly timeoutMs: number;
+  /** Sent on every request; built once. */
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+export interface TransportResponse {
+  readonly status: number;
+  readonly retryAfter: string | string[] | undefined;
+  readonly text: string;
+  readonly bytes: number;
+}
+
+/** One GET attempt, body read to the end; failures become transient or aborted `ApiError`s. */
+export interface Transport {
+  get(url: URL, request: string, signal?: AbortSignal): Promise<TransportResponse>;
+  close(): Promise<void>;
+}
+
+const decoder = new TextDecoder();
+
+const TIMEOUT_CODES: ReadonlySet<string> = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT']);
+
+export function createTransport(options: TransportOptions): Transport {
+  const { timeoutMs, headers } = options;
+  // undici's own timeouts default to 300 s; the per-attempt deadline below is the real bound,
+  // these only make a stuck socket fail with a precise error code.
+  const agent = new Agent({
+    connections: options.connections,
+    keepAliveTimeout: 10_000,
+    headersTimeout: timeoutMs,
+    bodyTimeout: timeoutMs,
+    connect: { timeout: Math.min(timeoutMs, 10_000) },
+  });
+
+  return {
+    async get(url, request, callerSignal) {
+      const deadline = AbortSignal.timeout(timeoutMs);
+      const signal = callerSignal ? AbortSignal.any([callerSignal, deadline]) : deadline;
+      let phase: Phase = 'headers';
+      try {
+        const response = await agent.request({ origin: url.origin, path: `${url.pathname}${url.search}`, method: 'GET', headers, signal });
+        phase = 'body';
+        // The signal stays attached while the body streams, so the deadline covers reading it.
+        const body = await response.body.bytes();
+        return { status: response.statusCode, retryAfter: response.headers['retry-after'], text: decoder.decode(body), bytes: body.byteLength };
+      } catch (error) {
+        throw transportError(error, phase, request, callerSignal, deadline, timeoutMs);
+      }
+    },
+    close: () => agent.close(),
+  };
+}
+
+type Phase = 'headers' | 'body';
+
+function transportError(
+  error: unknown,
+  phase: Phase,
+  request: string,
+  callerSignal: AbortSignal | undefined,
+  deadline: AbortSignal,
+  timeoutMs: number,
+): ApiError {
+  if (callerSignal?.aborted) return abortedError(request, callerSignal.reason);
+  const own = (error as { code?: unknown } | undefined)?.code;
+  const code = typeof own === 'string' ? own : undefined;
+  if (deadline.aborted || (code !== undefined && TIMEOUT_CODES.has(code))) {
+    return new ApiError(ApiErrorCode.timeout, `${request} did not complete within ${timeoutMs} ms (api.timeoutMs)`, {
+      retriable: true,
+      request,
+      cause: error,
+    });
+  }
+  if (phase === 'body') {
+    // The connection broke after the headers: less body than Content-Length promised.
+    return new ApiError(ApiErrorCode.badBody, `${request} returned a truncated body (${code ?? 'connection closed'})`, {
+      retriable: true,
+      request,
+      cause: error,
+    });
+  }
+  // Resets, refusals, sockets closed before the headers, DNS hiccups: all worth another attempt.
+  const reason = error instanceof Error ? error.message : String(error);
+  const text = code === undefined || reason.includes(code) ? reason : `${code} ${reason}`;
+  return new ApiError(ApiErrorCode.network, `${request} failed: ${text}`, {
+    retriable: true,
+    request,
+    cause: error,
+    details: code ? { errorCode: code } : undefined,
+  });
+}
