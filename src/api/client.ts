@@ -1,6 +1,6 @@
 import { registerSecret, type Logger } from '../log/index.js';
 import { ApiError, ApiErrorCode, isApiError } from './errors.js';
-import { toJsonApiDocument, toListDocument, type JsonApiDocument, type JsonApiListDocument } from './jsonapi.js';
+import { expectList, toJsonApiDocument, type JsonApiDocument, type JsonApiListDocument } from './jsonapi.js';
 import { assertSameOrigin, DEFAULT_MAX_PAGES, followPages, pathOf } from './paginate.js';
 import { abortedError, parseRetryAfter, withRetries, type RetryPolicy } from './retry-policy.js';
 import { StatsRecorder, type ClientStats } from './stats.js';
@@ -169,7 +169,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     async *paginate(path, context) {
       const first = firstPageUrl(resolve(path), context.pageSize);
       const fetchPage = async (url: URL): Promise<JsonApiListDocument> => {
-        const page = toListDocument(await fetchBody(url, context), `GET ${pathOf(url)}`);
+        const request = `GET ${pathOf(url)}`;
+        const page = expectList(toJsonApiDocument(await fetchBody(url, context), request), request);
         stats.add(context.stream, 'pages');
         return page;
       };

@@ -2,7 +2,7 @@ export { createApiClient, JSON_API_MEDIA_TYPE, DEFAULT_RETRY_BASE_MS, DEFAULT_RE
 export type { ApiClient, ApiClientOptions, RequestContext, PaginateContext } from './client.js';
 export { ApiError, ApiErrorCode, isApiError, isRetriable } from './errors.js';
 export type { ApiErrorOptions } from './errors.js';
-export { isListDocument, toJsonApiDocument, toListDocument, toSingleDocument, describeApiErrors } from './jsonapi.js';
+export { isListDocument, toJsonApiDocument, expectList, expectSingle, describeApiErrors } from './jsonapi.js';
 export type {
   JsonApiDocument,
   JsonApiSingleDocument,

@@ -107,14 +107,13 @@ export function toJsonApiDocument(body: unknown, request: string): JsonApiDocume
   return body as JsonApiDocument;
 }
 
-export function toListDocument(body: unknown, request: string): JsonApiListDocument {
-  const document = toJsonApiDocument(body, request);
+/** Narrows a validated document to a list; a single resource here means a wrong endpoint. */
+export function expectList(document: JsonApiDocument, request: string): JsonApiListDocument {
   if (!isListDocument(document)) throw shapeMismatch(request, 'a list (data: array)');
   return document;
 }
 
-export function toSingleDocument(body: unknown, request: string): JsonApiSingleDocument {
-  const document = toJsonApiDocument(body, request);
+export function expectSingle(document: JsonApiDocument, request: string): JsonApiSingleDocument {
   if (isListDocument(document)) throw shapeMismatch(request, 'a single resource (data: object)');
   return document;
 }
