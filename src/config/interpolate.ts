@@ -33,6 +33,8 @@ export function interpolateEnv(
   if (value !== null && typeof value === 'object') {
     const out: Record<string, unknown> = {};
     for (const [key, item] of Object.entries(value)) {
+      // Keys starting with "//" are comments (JSON has none); config.example.json uses them.
+      if (key.startsWith('//')) continue;
       out[key] = interpolateEnv(item, env, problems, path ? `${path}.${key}` : key);
     }
     return out;

@@ -36,3 +36,13 @@ describe('config', () => {
     expect(problems.map((p) => p.path).sort()).toEqual(['(root)', 'schedule.jobs.nightly-sync', 'schedule.timezone', 'sync.streams[0]']);
   });
 });
+
+describe('config.example.json', () => {
+  it('is a valid config once its variables are set', async () => {
+    const { readFileSync } = await import('node:fs');
+    const raw = JSON.parse(readFileSync(new URL('../../config.example.json', import.meta.url), 'utf8'));
+    const config = resolveConfig(raw, { VENUE_API_TOKEN: 'example-token', VENUE_RECEIVER_AUTHORIZATION: 'Basic dXNlcjpwYXNz' });
+    expect(config.sync.streams).toHaveLength(13);
+    expect(config.receiver.authorization).toBe('Basic dXNlcjpwYXNz');
+  });
+});

@@ -1,0 +1,112 @@
+import { createHash } from 'node:crypto';
+import { buildCatalogue, ANALYTICS_STREAMS } from '../catalogue/index.js';
+import type { Config } from '../config/index.js';
+import { ExitCode, UsageError } from '../errors/index.js';
+import type { Logger } from '../log/index.js';
+import { addDays, planBackfill, plannedRequests, todayUtc, type Chain, type Slice } from '../plan/index.js';
+import { executeRun, type RunResult } from './execute-run.js';
+import { checkAccess, clientFor } from './open-run.js';
+import { resolveScope } from './scope.js';
+import { DEFAULT_HISTORY_DAYS } from './sync-job.js';
+import type { WarehousePort } from './warehouse-port.js';
+
+export interface BackfillOptions {
+  readonly from: string;
+  readonly to: string;
+  readonly streams?: readonly string[];
+  readonly venues?: readonly string[];
+  readonly windowDays?: number;
+  readonly force?: boolean;
+  readonly signal?: AbortSignal;
+  readonly now?: Date;
+  readonly progressTty?: NodeJS.WriteStream;
+}
+
+export interface BackfillPlan {
+  readonly backfillId: string;
+  readonly chains: readonly Chain[];
+  readonly slices: number;
+  /** Requests at least (one per window or summary period); list endpoints add a request per extra page. */
+  readonly requests: number;
+  readonly byStream: readonly { stream: string; slices: number; requests: number }[];
+  readonly params: Readonly<Record<string, unknown>>;
+}
+
+/** Validates the arguments and plans every slice; touches nothing. */
+export function planBackfillRun(config: Config, options: BackfillOptions): BackfillPlan {
+  const today = todayUtc(options.now);
+  if (options.from > options.to) throw new UsageError(`--from ${options.from} is after --to ${options.to}`, 'swap them: --from is the first day, --to the last');
+  if (options.to > today) throw new UsageError(`--to ${options.to} is in the future (today is ${today} UTC)`, 'the API has no data for future days; use yesterday or earlier');
+  const catalogue = buildCatalogue(config);
+  const defaults = catalogue.streams.filter((s) => (ANALYTICS_STREAMS as readonly string[]).includes(s) || config.endpoints.some((e) => e.stream === s));
+  const scope = resolveScope(config, catalogue, options.streams, options.venues, config.sync.streams?.filter((s) => defaults.includes(s)) ?? defaults);
+  const windowDays = options.windowDays ?? config.sync.windowDays;
+  const grains = Array.isArray(config.sync.summaryGrain) ? config.sync.summaryGrain : [config.sync.summaryGrain];
+  const chains = planBackfill({ catalogue, ...scope, from: options.from, to: options.to, today, windowDays, grains });
+  const params = { from: options.from, to: options.to, streams: [...scope.streams].sort(), venues: [...scope.venues].sort(), windowDays, grains: [...grains].sort() };
+  const backfillId = createHash('sha256').update(JSON.stringify(params)).digest('hex').slice(0, 16);
+  const byStream = scope.streams.map((stream) => {
+    const own = chains.filter((c) => c.stream === stream);
+    return { stream, slices: own.reduce((n, c) => n + c.slices.length, 0), requests: plannedRequests(own) };
+  });
+  return { backfillId, chains, slices: byStream.reduce((n, s) => n + s.slices, 0), requests: plannedRequests(chains), byStream, params };
+}
+
+export interface BackfillResult extends Partial<RunResult> {
+  readonly backfillId: string;
+  readonly exitCode: ExitCode;
+  readonly alreadyFinished: boolean;
+  readonly resumedSkipping: number;
+}
+
+/**
+ * Re-extracts a date range. Progress is kept per slice in the warehouse: re-running the same
+ * command continues with the slices not done yet; a finished backfill is a no-op unless --force.
+ */
+export async function runBackfill(
+  config: Config,
+  logger: Logger,
+  openWarehouse: () => Promise<WarehousePort & { close(): Promise<void> }>,
+  options: BackfillOptions,
+): Promise<BackfillResult> {
+  const plan = planBackfillRun(config, options);
+  const client = clientFor(config, logger);
+  try {
+    await checkAccess(client, options.signal);
+    const warehouse = await openWarehouse();
+    try {
+      if (options.force) await warehouse.resetBackfill(plan.backfillId);
+      const state = await warehouse.openBackfill(plan.backfillId, 'backfill', plan.params);
+      if (state.finished) {
+        logger.info({ backfillId: plan.backfillId }, 'this backfill already finished; nothing to do (use --force to run it again)');
+        return { backfillId: plan.backfillId, exitCode: ExitCode.ok, alreadyFinished: true, resumedSkipping: plan.slices };
+      }
+      const chains = plan.chains
+        .map((chain) => ({ ...chain, slices: chain.slices.filter((slice) => !state.doneSliceKeys.has(slice.key)) }))
+        .filter((chain) => chain.slices.length > 0);
+      const skipping = plan.slices - chains.reduce((n, c) => n + c.slices.length, 0);
+      if (skipping > 0) logger.info({ backfillId: plan.backfillId, done: skipping, remaining: plan.slices - skipping }, 'resuming an interrupted backfill: slices already done are skipped');
+      // With no cursor yet, the nightly sync would start at its start date: a backfill reaching
+      // back to it may set the cursor, so the nightly job does not pull the same days again.
+      const until = addDays(todayUtc(options.now), -1);
+      const baseline = addDays(config.sync.startDate ?? addDays(until, 1 - DEFAULT_HISTORY_DAYS), -1);
+      const result = await executeRun({
+        job: 'backfill', config, logger, client, warehouse, chains,
+        cursorFor: (slice: Slice) => (slice.endpoint.kind === 'roles' || slice.endpoint.kind === 'accounts'
+          ? { mode: 'advance', date: slice.windowTo }
+          : { mode: 'extend', date: slice.windowTo, baseline }),
+        backfillFor: (slice: Slice) => ({ backfillId: plan.backfillId, sliceKey: slice.key }),
+        detail: { backfillId: plan.backfillId, ...plan.params, resumedSkipping: skipping },
+        progressLabel: 'backfill',
+        ...(options.signal ? { signal: options.signal } : {}),
+        ...(options.progressTty ? { progressTty: options.progressTty } : {}),
+      });
+      if (result.status === 'succeeded') await warehouse.finishBackfill(plan.backfillId);
+      return { ...result, backfillId: plan.backfillId, alreadyFinished: false, resumedSkipping: skipping };
+    } finally {
+      await warehouse.close();
+    }
+  } finally {
+    await client.close();
+  }
+}

@@ -1,0 +1,139 @@
+import type { ApiClient } from '../api/client.js';
+import type { Config } from '../config/index.js';
+import { ExitCode, formatError } from '../errors/index.js';
+import { scrubSecrets, type Logger } from '../log/index.js';
+import { DriftReporter } from '../normalize/index.js';
+import type { Chain, Slice } from '../plan/index.js';
+import type { CursorMove } from '../warehouse/slice-commit.js';
+import { isFatalForRun } from './fatal.js';
+import { GroupCommitter } from './group-committer.js';
+import { ProgressReporter } from './progress.js';
+import { runChains } from './run-chains.js';
+import { runSlice } from './slice-runner.js';
+import type { WarehousePort } from './warehouse-port.js';
+
+export interface RunInput {
+  readonly job: string;
+  readonly config: Config;
+  readonly logger: Logger;
+  readonly client: ApiClient;
+  readonly warehouse: WarehousePort;
+  readonly chains: readonly Chain[];
+  readonly cursorFor: (slice: Slice) => CursorMove | undefined;
+  readonly backfillFor?: (slice: Slice) => { backfillId: string; sliceKey: string } | undefined;
+  readonly detail?: Readonly<Record<string, unknown>>;
+  readonly signal?: AbortSignal;
+  /** Show a progress bar here (a terminal); otherwise log progress lines. */
+  readonly progressTty?: NodeJS.WriteStream;
+  readonly progressLabel?: string;
+}
+
+export interface RunResult {
+  readonly runId: string;
+  readonly status: 'succeeded' | 'partial' | 'failed';
+  readonly exitCode: ExitCode;
+  readonly slices: { readonly total: number; readonly done: number; readonly failed: number; readonly skipped: number };
+  readonly rowsExtracted: number;
+  readonly rowsWritten: number;
+  readonly requests: number;
+  readonly retries: number;
+  readonly durationMs: number;
+  readonly interrupted: boolean;
+  /** The error that stopped the run, formatted for a human. */
+  readonly fatal?: string;
+  readonly drift: readonly { stream: string; attribute: string }[];
+}
+
+/**
+ * Runs planned chains as one recorded run: analytics and roles first, then the accounts the
+ * roles point to. Slices commit through the group committer; failures land in sync_errors.
+ */
+export async function executeRun(input: RunInput): Promise<RunResult> {
+  const { warehouse, client, logger, config } = input;
+  const started = Date.now();
+  const requestsBefore = client.stats.requests;
+  const retriesBefore = client.stats.retries;
+  const runId = await warehouse.startRun(input.job, { pid: process.pid, ...input.detail });
+  const log = logger.child({ runId, job: input.job });
+  const drift = new DriftReporter(log);
+  const committer = new GroupCommitter(warehouse, runId);
+  const grains = Array.isArray(config.sync.summaryGrain) ? config.sync.summaryGrain : [config.sync.summaryGrain];
+  const total = input.chains.reduce((n, chain) => n + chain.slices.length, 0);
+  const progress = new ProgressReporter(total, () => client.stats.requests - requestsBefore, {
+    logger: log,
+    label: input.progressLabel ?? input.job,
+    ...(input.progressTty ? { tty: input.progressTty } : {}),
+  });
+  const context = {
+    client, warehouse, committer, drift, logger: log, runId,
+    pageSize: config.api.pageSize,
+    accountsBatchSize: config.api.accountsBatchSize,
+    dayGrainConfigured: grains.includes('day'),
+    cursorFor: input.cursorFor,
+    backfillFor: input.backfillFor ?? (() => undefined),
+    at: new Date(),
+    ...(input.signal ? { signal: input.signal } : {}),
+  };
+  const options = {
+    concurrency: config.api.concurrency * 2,
+    ...(input.signal ? { signal: input.signal } : {}),
+    runSlice: (slice: Slice) => runSlice(slice, context),
+    isFatal: isFatalForRun,
+    onSliceDone: (_slice: Slice, rows: number) => progress.sliceDone(rows),
+    onFailure: async (slice: Slice, error: unknown) => {
+      const code = (error as { code?: string }).code ?? 'VENUE_ETL_INTERNAL';
+      const message = scrubSecrets(formatError(error));
+      log.error({ stream: slice.stream, scopeId: slice.scopeId, windowFrom: slice.windowFrom, windowTo: slice.windowTo, code }, message);
+      await warehouse.recordSliceError(runId, { stream: slice.stream, scopeId: slice.scopeId, windowFrom: slice.windowFrom, windowTo: slice.windowTo, errorCode: code, message });
+    },
+  };
+
+  // Accounts come last: they are looked up from the roles this run has just committed.
+  const accounts = input.chains.filter((chain) => chain.slices[0]?.endpoint.kind === 'accounts');
+  const others = input.chains.filter((chain) => !accounts.includes(chain));
+  progress.start();
+  let first;
+  let second;
+  try {
+    first = await runChains(others, options);
+    await committer.drain();
+    second = first.fatal === undefined && !first.interrupted ? await runChains(accounts, options) : { done: 0, failed: 0, skipped: accounts.reduce((n, c) => n + c.slices.length, 0), rows: 0, interrupted: first.interrupted };
+    await committer.drain();
+  } finally {
+    progress.stop();
+  }
+  const fatal = first.fatal ?? ('fatal' in second ? second.fatal : undefined);
+  const failed = first.failed + second.failed;
+  const done = first.done + second.done;
+  const skipped = first.skipped + second.skipped;
+  const interrupted = first.interrupted || second.interrupted;
+  const status = fatal !== undefined || (done === 0 && total > 0) ? 'failed' : failed > 0 || skipped > 0 ? 'partial' : 'succeeded';
+  const requests = client.stats.requests - requestsBefore;
+  const retries = client.stats.retries - retriesBefore;
+  const fatalText = fatal === undefined ? undefined : scrubSecrets(formatError(fatal));
+  await warehouse.finishRun(runId, {
+    status, requests, retries,
+    rowsWritten: committer.rowsWritten,
+    errors: failed + (fatal === undefined ? 0 : 1),
+    detail: {
+      pid: process.pid, ...input.detail,
+      slices: { total, done, failed, skipped },
+      ...(interrupted ? { interrupted: true } : {}),
+      ...(fatalText ? { fatal: fatalText } : {}),
+      ...(drift.unknown.length > 0 ? { drift: drift.unknown } : {}),
+    },
+  });
+  client.logSummary(log);
+  const exitCode = status === 'succeeded' ? ExitCode.ok : status === 'partial' && !interrupted ? ExitCode.partial : ExitCode.failed;
+  return {
+    runId, status, exitCode,
+    slices: { total, done, failed, skipped },
+    rowsExtracted: first.rows + second.rows,
+    rowsWritten: committer.rowsWritten,
+    requests, retries,
+    durationMs: Date.now() - started,
+    interrupted,
+    ...(fatalText ? { fatal: fatalText } : {}),
+    drift: drift.unknown,
+  };
+}

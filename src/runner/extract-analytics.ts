@@ -1,0 +1,71 @@
+import type { EndpointRow } from '../catalogue/index.js';
+import {
+  appendSeries, appendSummary, checkResource, dateToMs, DAY_MS, emptySeries, emptySummaries, relationshipId, schemaError,
+  type DriftReporter, type ResourceLike, type SeriesColumns, type SummaryColumns,
+} from '../normalize/index.js';
+import type { PlannedRequest, Slice } from '../plan/index.js';
+import type { DocumentSource } from './document-source.js';
+import { requestPath, scopeIds } from './request-path.js';
+
+export interface AnalyticsRows {
+  readonly series?: SeriesColumns;
+  readonly summaries?: SummaryColumns;
+  readonly rows: number;
+  readonly outsideWindow: number;
+}
+
+interface ExtractContext {
+  readonly source: DocumentSource;
+  readonly drift: DriftReporter;
+  readonly pageSize: number;
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * Extracts one analytics slice (history or summary) into column batches. The requests of a slice
+ * (one per summary period) run concurrently; the client's limiter bounds them globally.
+ */
+export async function extractAnalytics(slice: Slice, context: ExtractContext): Promise<AnalyticsRows> {
+  const endpoint = slice.endpoint;
+  if (endpoint.kind === 'series') {
+    const series = emptySeries(slice.scopeId, slice.stream);
+    const window = { startMs: dateToMs(slice.windowFrom), endMs: dateToMs(slice.windowTo) + DAY_MS };
+    let outsideWindow = 0;
+    for (const request of slice.requests) {
+      for (const [where, resource] of await resourcesOf(endpoint, slice, request, context)) {
+        const attributes = checkResource(endpoint, resource, where, context.drift);
+        outsideWindow += appendSeries(endpoint, attributes, window, series, where).outsideWindow;
+      }
+    }
+    return { series, rows: series.metric.length, outsideWindow };
+  }
+  const summaries = emptySummaries(slice.stream);
+  const answers = await Promise.all(slice.requests.map((request) => resourcesOf(endpoint, slice, request, context).then((found) => ({ request, found }))));
+  for (const { request, found } of answers) {
+    for (const [where, resource] of found) {
+      const attributes = checkResource(endpoint, resource, where, context.drift);
+      const venueId = endpoint.venueFrom === 'relationship' ? relationshipId(resource, 'venue') : slice.scopeId;
+      if (!venueId) throw schemaError(endpoint.stream, `${where}.relationships.venue.data.id`, 'is missing');
+      appendSummary(endpoint, attributes, { venueId, periodStart: request.from!, periodEnd: request.to! }, summaries, where);
+    }
+  }
+  return { summaries, rows: summaries.metric.length, outsideWindow: 0 };
+}
+
+/** The resources one request returns, each with the JSON path used in error messages. */
+async function resourcesOf(endpoint: EndpointRow, slice: Slice, request: PlannedRequest, context: ExtractContext): Promise<[string, ResourceLike][]> {
+  const path = requestPath(endpoint, scopeIds(endpoint, slice.scopeId), request);
+  const options = { stream: slice.stream, signal: context.signal };
+  if (!endpoint.list) {
+    const document = await context.source.getDocument(path, options);
+    if (Array.isArray(document.data)) throw schemaError(endpoint.stream, 'data', 'is a list, expected a single resource');
+    return [['data', document.data as ResourceLike]];
+  }
+  const found: [string, ResourceLike][] = [];
+  let page = 0;
+  for await (const document of context.source.paginate(path, { ...options, pageSize: context.pageSize })) {
+    page += 1;
+    document.data.forEach((resource, index) => found.push([`page ${page} data[${index}]`, resource]));
+  }
+  return found;
+}

@@ -1,0 +1,91 @@
+import type { SliceCommit } from '../warehouse/slice-commit.js';
+
+export interface CommitSink {
+  commitSlices(runId: string, commits: readonly SliceCommit[]): Promise<{ readonly rowsWritten: number }>;
+}
+
+interface Pending {
+  readonly commit: SliceCommit;
+  readonly rows: number;
+  readonly resolve: (rowsWritten: number) => void;
+  readonly reject: (error: unknown) => void;
+}
+
+export interface GroupCommitterOptions {
+  /** Flush once this many rows wait. */
+  readonly maxRows?: number;
+  /** Flush at the latest this long after the first slice arrived. */
+  readonly maxDelayMs?: number;
+}
+
+/**
+ * Group commit: slices that finish close together are committed in one transaction, so a
+ * backfill of thousands of small slices pays the commit cost per group, not per slice. Each
+ * slice still commits atomically with its own cursor move (the group is all-or-nothing); when a
+ * group fails, its slices are retried one by one so that one bad slice fails alone.
+ */
+export class GroupCommitter {
+  private queue: Pending[] = [];
+  private queuedRows = 0;
+  private timer: NodeJS.Timeout | undefined;
+  private flushing: Promise<void> = Promise.resolve();
+  private readonly maxRows: number;
+  private readonly maxDelayMs: number;
+  /** Rows the warehouse actually wrote (unchanged windows are not rewritten). */
+  rowsWritten = 0;
+
+  constructor(private readonly sink: CommitSink, private readonly runId: string, options: GroupCommitterOptions = {}) {
+    this.maxRows = options.maxRows ?? 200_000;
+    this.maxDelayMs = options.maxDelayMs ?? 20;
+  }
+
+  /** Resolves with the slice's row count once it is committed; rejects when its commit failed. */
+  submit(commit: SliceCommit, rows: number): Promise<number> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ commit, rows, resolve, reject });
+      this.queuedRows += rows;
+      if (this.queuedRows >= this.maxRows) this.flushSoon(0);
+      else this.flushSoon(this.maxDelayMs);
+    });
+  }
+
+  /** Commits everything queued and waits for it. */
+  async drain(): Promise<void> {
+    this.flushSoon(0);
+    await this.flushing;
+    if (this.queue.length > 0) await this.drain();
+  }
+
+  private flushSoon(delayMs: number): void {
+    if (this.timer && delayMs > 0) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.flushing = this.flushing.then(() => this.flush());
+    }, delayMs);
+  }
+
+  private async flush(): Promise<void> {
+    const batch = this.queue;
+    if (batch.length === 0) return;
+    this.queue = [];
+    this.queuedRows = 0;
+    try {
+      this.rowsWritten += (await this.sink.commitSlices(this.runId, batch.map((p) => p.commit))).rowsWritten;
+      for (const pending of batch) pending.resolve(pending.rows);
+    } catch (error) {
+      if (batch.length === 1) {
+        batch[0]!.reject(error);
+        return;
+      }
+      for (const pending of batch) {
+        try {
+          this.rowsWritten += (await this.sink.commitSlices(this.runId, [pending.commit])).rowsWritten;
+          pending.resolve(pending.rows);
+        } catch (single) {
+          pending.reject(single);
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,24 @@
+import { createApiClient, type ApiClient } from '../api/client.js';
+import type { Config } from '../config/index.js';
+import type { Logger } from '../log/index.js';
+
+export function clientFor(config: Config, logger: Logger): ApiClient {
+  return createApiClient({
+    baseUrl: config.api.baseUrl,
+    token: config.api.token,
+    concurrency: config.api.concurrency,
+    timeoutMs: config.api.timeoutMs,
+    maxRetries: config.api.maxRetries,
+    maxRetryAfterMs: config.api.maxRetryAfterMs,
+    logger,
+    ...(config.api.maxRequestsPerSecond === undefined ? {} : { maxRequestsPerSecond: config.api.maxRequestsPerSecond }),
+  });
+}
+
+/**
+ * One cheap request before the warehouse is opened: a refused token (or a wrong base URL) fails
+ * here, with nothing written anywhere.
+ */
+export async function checkAccess(client: ApiClient, signal?: AbortSignal): Promise<void> {
+  await client.getDocument('/accounts/filtered-accounts/me/', { stream: 'accounts', ...(signal ? { signal } : {}) });
+}

@@ -1,0 +1,28 @@
+import type { Catalogue } from '../catalogue/index.js';
+import type { Config } from '../config/index.js';
+import { UsageError } from '../errors/index.js';
+
+export interface RunScope {
+  readonly streams: readonly string[];
+  readonly venues: readonly string[];
+  readonly projects: readonly string[];
+}
+
+/**
+ * The streams and venues a run covers: the command's `--streams`/`--venues` narrowed from the
+ * config. Unknown streams and venues outside `scope.venues` are refused before anything runs.
+ */
+export function resolveScope(config: Config, catalogue: Catalogue, streams?: readonly string[], venues?: readonly string[], defaultStreams?: readonly string[]): RunScope {
+  const selected = streams ?? config.sync.streams ?? defaultStreams ?? catalogue.streams;
+  const unknown = selected.filter((stream) => !catalogue.streams.includes(stream));
+  if (unknown.length > 0) {
+    throw new UsageError(`unknown stream${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}`, `known streams: ${catalogue.streams.join(', ')}`);
+  }
+  const inScope = new Set(config.scope.venues.map((v) => v.toLowerCase()));
+  const chosen = venues ?? config.scope.venues;
+  const outside = chosen.filter((venue) => !inScope.has(venue.toLowerCase()));
+  if (outside.length > 0) {
+    throw new UsageError(`venue${outside.length > 1 ? 's' : ''} not in scope.venues: ${outside.join(', ')}`, 'add them to scope.venues in the config, or check the ids');
+  }
+  return { streams: [...new Set(selected)], venues: [...new Set(chosen)], projects: config.scope.projects };
+}

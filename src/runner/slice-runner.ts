@@ -1,0 +1,84 @@
+import type { ApiClient } from '../api/client.js';
+import { fetchAccounts } from '../extract/fetch-accounts.js';
+import type { Logger } from '../log/index.js';
+import { accountFromResource, roleFromResource, type DriftReporter } from '../normalize/index.js';
+import type { Slice } from '../plan/index.js';
+import type { CursorMove } from '../warehouse/slice-commit.js';
+import { extractAnalytics } from './extract-analytics.js';
+import type { GroupCommitter } from './group-committer.js';
+import { requestPath, scopeIds } from './request-path.js';
+import type { WarehousePort } from './warehouse-port.js';
+
+export interface SliceRunnerContext {
+  readonly client: ApiClient;
+  readonly warehouse: WarehousePort;
+  readonly committer: GroupCommitter;
+  readonly drift: DriftReporter;
+  readonly logger: Logger;
+  readonly runId: string;
+  readonly pageSize: number;
+  readonly accountsBatchSize: number;
+  /** Whether day-grain summaries are also configured (who owns single-day month periods). */
+  readonly dayGrainConfigured: boolean;
+  /** How cursors move: nightly sync advances, backfill extends. */
+  cursorFor(slice: Slice): CursorMove | undefined;
+  backfillFor(slice: Slice): { backfillId: string; sliceKey: string } | undefined;
+  readonly signal?: AbortSignal;
+  /** Snapshot time of roles and accounts. */
+  readonly at: Date;
+}
+
+/** Extracts one slice and commits it; resolves with the rows it extracted. */
+export async function runSlice(slice: Slice, ctx: SliceRunnerContext): Promise<number> {
+  const endpoint = slice.endpoint;
+  if (endpoint.kind === 'roles') {
+    const path = requestPath(endpoint, scopeIds(endpoint, slice.scopeId), {});
+    const roles = [];
+    let page = 0;
+    for await (const document of ctx.client.paginate(path, { stream: slice.stream, signal: ctx.signal, pageSize: ctx.pageSize })) {
+      page += 1;
+      for (const [index, resource] of document.data.entries()) {
+        roles.push(roleFromResource(endpoint, resource, `page ${page} data[${index}]`, ctx.drift));
+      }
+    }
+    const kind = endpoint.scope === 'project' ? 'project' : 'venue';
+    await ctx.warehouse.applyRoles(kind, slice.scopeId, roles, ctx.runId, ctx.at, ctx.cursorFor(slice));
+    return roles.length;
+  }
+  if (endpoint.kind === 'accounts') {
+    const ids = await ctx.warehouse.currentRoleAccountIds();
+    const found = await fetchAccounts(ctx.client, ids, { batchSize: ctx.accountsBatchSize, pageSize: ctx.pageSize, signal: ctx.signal });
+    if (found.missingIds.length > 0) {
+      ctx.logger.warn({ stream: slice.stream, missing: found.missingIds.length, sample: found.missingIds.slice(0, 5) }, 'accounts referenced by roles were not returned by the API (deleted, or not visible to this token)');
+    }
+    const meId = found.me.id;
+    const rows = found.accounts
+      .filter((resource) => resource.id !== meId)
+      .map((resource, index) => accountFromResource(endpoint, resource, false, `data[${index}]`, ctx.drift));
+    rows.push(accountFromResource(endpoint, found.me, true, 'me.data', ctx.drift));
+    await ctx.warehouse.upsertAccounts(rows, ctx.runId, ctx.at, ctx.cursorFor(slice));
+    return rows.length;
+  }
+  const extracted = await extractAnalytics(slice, { source: ctx.client, drift: ctx.drift, pageSize: ctx.pageSize, signal: ctx.signal });
+  if (extracted.outsideWindow > 0) {
+    ctx.logger.warn({ stream: slice.stream, scopeId: slice.scopeId, points: extracted.outsideWindow }, 'the API sent points outside the requested window; they were not loaded');
+  }
+  const cursor = ctx.cursorFor(slice);
+  const backfill = ctx.backfillFor(slice);
+  await ctx.committer.submit(
+    {
+      stream: slice.stream,
+      scopeId: slice.scopeId,
+      windowFrom: slice.windowFrom,
+      windowTo: slice.windowTo,
+      ...(extracted.series ? { series: extracted.series } : {}),
+      ...(extracted.summaries
+        ? { summaries: { rows: extracted.summaries, grain: slice.grain ?? 'day', ownsSingleDayPeriods: slice.grain === 'month' && !ctx.dayGrainConfigured } }
+        : {}),
+      ...(cursor ? { cursor } : {}),
+      ...(backfill ? { backfill } : {}),
+    },
+    extracted.rows,
+  );
+  return extracted.rows;
+}

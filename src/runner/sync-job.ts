@@ -1,0 +1,70 @@
+import { buildCatalogue } from '../catalogue/index.js';
+import type { Config } from '../config/index.js';
+import { UsageError } from '../errors/index.js';
+import type { Logger } from '../log/index.js';
+import { addDays, planSync, todayUtc } from '../plan/index.js';
+import type { Slice } from '../plan/index.js';
+import { executeRun, type RunResult } from './execute-run.js';
+import { checkAccess, clientFor } from './open-run.js';
+import { resolveScope } from './scope.js';
+import type { WarehousePort } from './warehouse-port.js';
+
+export interface SyncOptions {
+  readonly streams?: readonly string[];
+  readonly venues?: readonly string[];
+  /** Last day to extract; yesterday (UTC) by default. */
+  readonly until?: string;
+  readonly job?: string;
+  readonly signal?: AbortSignal;
+  readonly now?: Date;
+  readonly progressTty?: NodeJS.WriteStream;
+}
+
+/** Default first day when `sync.startDate` is not set: 30 days of history. */
+export const DEFAULT_HISTORY_DAYS = 30;
+
+/**
+ * The nightly job: every selected stream and scope from its cursor minus the lookback up to
+ * `until`. The token is checked before the warehouse is opened, so a refused token writes nothing.
+ */
+export async function runSync(
+  config: Config,
+  logger: Logger,
+  openWarehouse: () => Promise<WarehousePort & { close(): Promise<void> }>,
+  options: SyncOptions = {},
+): Promise<RunResult> {
+  const catalogue = buildCatalogue(config);
+  const scope = resolveScope(config, catalogue, options.streams, options.venues);
+  const today = todayUtc(options.now);
+  const until = options.until ?? addDays(today, -1);
+  if (until > today) throw new UsageError(`--until ${until} is in the future (today is ${today} UTC)`);
+  const startDate = config.sync.startDate ?? addDays(until, 1 - DEFAULT_HISTORY_DAYS);
+  const client = clientFor(config, logger);
+  try {
+    await checkAccess(client, options.signal);
+    const warehouse = await openWarehouse();
+    try {
+      const cursors = await warehouse.readCursors();
+      const grains = Array.isArray(config.sync.summaryGrain) ? config.sync.summaryGrain : [config.sync.summaryGrain];
+      const chains = planSync({
+        catalogue, ...scope, cursors, startDate, until, today,
+        lookbackDays: config.sync.lookbackDays,
+        windowDays: config.sync.windowDays,
+        grains,
+      });
+      // Snapshots (roles, accounts) are stamped with today; analytics advance to the window's end.
+      const cursorFor = (slice: Slice) => ({ mode: 'advance' as const, date: slice.windowTo });
+      return await executeRun({
+        job: options.job ?? 'sync',
+        config, logger, client, warehouse, chains, cursorFor,
+        detail: { until, streams: scope.streams, venues: scope.venues.length },
+        ...(options.signal ? { signal: options.signal } : {}),
+        ...(options.progressTty ? { progressTty: options.progressTty } : {}),
+      });
+    } finally {
+      await warehouse.close();
+    }
+  } finally {
+    await client.close();
+  }
+}
