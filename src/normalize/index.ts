@@ -1,0 +1,14 @@
+export type { SeriesColumns, SummaryColumns, Granularity } from './columns.js';
+export { emptySeries, emptySummaries } from './columns.js';
+export { appendSeries } from './series.js';
+export type { SeriesWindow, SeriesOutcome } from './series.js';
+export { appendSummary } from './summary.js';
+export { checkResource, relationshipId } from './resource.js';
+export type { ResourceLike } from './resource.js';
+export { roleFromResource } from './roles.js';
+export type { RoleSnapshotRow } from './roles.js';
+export { accountFromResource } from './accounts.js';
+export type { AccountSnapshotRow } from './accounts.js';
+export { DriftReporter } from './drift.js';
+export { schemaError } from './schema-error.js';
+export { parseTimestampMs, dateToMs, msToDate, DAY_MS, HOUR_MS } from './timestamp.js';

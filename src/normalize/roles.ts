@@ -1,0 +1,36 @@
+import type { EndpointRow } from '../catalogue/index.js';
+import type { DriftReporter } from './drift.js';
+import { checkResource, relationshipId, type ResourceLike } from './resource.js';
+import { schemaError } from './schema-error.js';
+
+/** One role as the API lists it now (a snapshot); the warehouse turns snapshots into versions. */
+export interface RoleSnapshotRow {
+  readonly roleId: string;
+  /** Venue id for venue roles, project id for project roles (from the relationship). */
+  readonly scopeId: string;
+  readonly accountId: string;
+  readonly name: string;
+  /** `project-roles` for a venue role inherited from the project; null otherwise (and for project roles). */
+  readonly inheritedFrom: string | null;
+  readonly permissions: readonly string[];
+}
+
+export function roleFromResource(endpoint: EndpointRow, resource: ResourceLike, where: string, drift: DriftReporter): RoleSnapshotRow {
+  const attributes = checkResource(endpoint, resource, where, drift);
+  const scopeName = endpoint.scope === 'project' ? 'project' : 'venue';
+  const scopeId = relationshipId(resource, scopeName);
+  const accountId = relationshipId(resource, 'account');
+  if (typeof resource.id !== 'string' || resource.id === '') throw schemaError(endpoint.stream, `${where}.id`, 'is missing');
+  if (!scopeId) throw schemaError(endpoint.stream, `${where}.relationships.${scopeName}.data.id`, 'is missing');
+  if (!accountId) throw schemaError(endpoint.stream, `${where}.relationships.account.data.id`, 'is missing');
+  const inherited = attributes['inherited-from'];
+  return {
+    roleId: resource.id,
+    scopeId,
+    accountId,
+    name: attributes.name as string,
+    inheritedFrom: typeof inherited === 'string' && inherited !== '' ? inherited : null,
+    // Sorted: the order of permissions carries no meaning, so it must not open a new version.
+    permissions: [...(attributes.permissions as string[])].sort(),
+  };
+}
