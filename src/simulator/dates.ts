@@ -1,0 +1,31 @@
+/** Calendar arithmetic on UTC day numbers (days since 1970-01-01), the simulator's time axis. */
+export const DAY_MS = 86_400_000;
+
+export function dayNumber(date: string): number {
+  return Math.floor(Date.parse(`${date}T00:00:00Z`) / DAY_MS);
+}
+
+export function dateOf(day: number): string {
+  return new Date(day * DAY_MS).toISOString().slice(0, 10);
+}
+
+export function todayUtc(now: Date = new Date()): string {
+  return now.toISOString().slice(0, 10);
+}
+
+/** The API's timestamp form: ISO 8601 with an explicit `+00:00` offset. */
+export function hourTimestamp(day: number, hour: number): string {
+  return `${dateOf(day)}T${String(hour).padStart(2, '0')}:00:00+00:00`;
+}
+
+/** `2026-03-01T10:11:12+00:00`, or with microseconds (`…12.345678+00:00`) when asked. */
+export function isoWithOffset(ms: number, micros?: number): string {
+  const base = new Date(ms).toISOString().slice(0, 19);
+  if (micros === undefined) return `${base}+00:00`;
+  return `${base}.${String(micros).padStart(6, '0')}+00:00`;
+}
+
+/** 0 = Sunday. 1970-01-01 was a Thursday. */
+export function dayOfWeek(day: number): number {
+  return (((day + 4) % 7) + 7) % 7;
+}

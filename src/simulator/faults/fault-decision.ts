@@ -1,0 +1,38 @@
+import { hashString, mix, unit } from '../hash.js';
+import { RESPONSE_FAULTS, type DriftFault, type FaultSpec, type ResponseFault } from './fault-spec.js';
+
+export interface FaultDecision {
+  readonly response?: ResponseFault;
+  readonly drifts: readonly DriftFault[];
+}
+
+const isResponseFault = (kind: string): kind is ResponseFault => (RESPONSE_FAULTS as readonly string[]).includes(kind);
+const RESPONSE_LABEL = hashString('response');
+
+/**
+ * Which faults hit a request: a pure function of (seed, rule kind, URL, n) where n counts the
+ * requests for this URL so far. Concurrency cannot change the outcome, and a retry of the same
+ * URL (next n) gets a fresh draw. Response faults share one draw laid out on [0, 1) in spec
+ * order, so each kind hits at exactly its rate; each drift kind draws on its own.
+ */
+export function decideFaults(seed: number, spec: FaultSpec, url: string, stream: string, n: number): FaultDecision {
+  const urlHash = hashString(url);
+  const applicable = spec.rules.filter((rule) => rule.rate > 0 && (rule.stream === undefined || rule.stream === stream));
+  let response: ResponseFault | undefined;
+  const u = unit(mix(seed, RESPONSE_LABEL, urlHash, n));
+  let edge = 0;
+  for (const rule of applicable) {
+    if (!isResponseFault(rule.kind)) continue;
+    edge += rule.rate;
+    if (u < edge) {
+      response = rule.kind;
+      break;
+    }
+  }
+  const drifts = new Set<DriftFault>();
+  for (const rule of applicable) {
+    if (isResponseFault(rule.kind) || drifts.has(rule.kind)) continue;
+    if (unit(mix(seed, hashString(rule.kind), urlHash, n)) < rule.rate) drifts.add(rule.kind);
+  }
+  return { ...(response === undefined ? {} : { response }), drifts: [...drifts] };
+}

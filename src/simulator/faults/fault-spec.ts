@@ -1,0 +1,117 @@
+import { z } from 'zod';
+import { EtlError, ExitCode } from '../../errors/index.js';
+import { ANALYTICS_STREAMS } from '../../catalogue/stream-names.js';
+
+/** Faults that replace the whole answer; at most one per request. */
+export const RESPONSE_FAULTS = ['429', '500', '502', '503', '504', 'reset', 'truncate', 'slow', 'malformed', 'errors-body'] as const;
+export type ResponseFault = (typeof RESPONSE_FAULTS)[number];
+
+/** Schema drift applied to the resources of a successful answer; several may combine. */
+export const DRIFT_FAULTS = ['drift-extra', 'drift-missing', 'drift-string-number', 'drift-null-id', 'drift-version'] as const;
+export type DriftFault = (typeof DRIFT_FAULTS)[number];
+
+export type FaultKind = ResponseFault | DriftFault;
+export const FAULT_KINDS: readonly FaultKind[] = [...RESPONSE_FAULTS, ...DRIFT_FAULTS];
+
+/** Path segments a rule can be scoped to with `@stream`. */
+export const FAULT_STREAMS: readonly string[] = [...ANALYTICS_STREAMS, 'venue-roles', 'project-roles', 'filtered-accounts'];
+
+export interface FaultRule {
+  readonly kind: FaultKind;
+  /** Probability per request, 0..1. */
+  readonly rate: number;
+  /** Only requests to this stream (path segment); all API requests when absent. */
+  readonly stream?: string;
+}
+
+export interface FaultSpec {
+  readonly rules: readonly FaultRule[];
+  /** `Retry-After` of a 429, in seconds. Default 1. */
+  readonly retryAfterSeconds?: number;
+  /** How long a `slow` answer drips its body. Default 3000. */
+  readonly slowMs?: number;
+}
+
+export const NO_FAULTS: FaultSpec = { rules: [] };
+
+export const FAULT_SPEC_GRAMMAR =
+  'comma-separated KIND=RATE[@STREAM] (RATE 0..1), retry-after=SECONDS, slow-ms=MS; KIND one of ' +
+  `${FAULT_KINDS.join(', ')}; e.g. 429=0.1,500=0.05,reset=0.02@venue-roles,retry-after=2`;
+
+export class FaultSpecError extends EtlError {
+  constructor(readonly problems: readonly string[]) {
+    super('VENUE_SIM_FAULTS', `invalid fault spec: ${problems.join('; ')}`, { exitCode: ExitCode.usage, hint: FAULT_SPEC_GRAMMAR });
+    this.name = 'FaultSpecError';
+  }
+}
+
+const FaultSpecSchema = z.object({
+  rules: z.array(
+    z.object({
+      kind: z.enum(FAULT_KINDS as [FaultKind, ...FaultKind[]]),
+      rate: z.number().min(0).max(1),
+      stream: z.string().refine((s) => FAULT_STREAMS.includes(s), 'unknown stream').optional(),
+    }),
+  ),
+  retryAfterSeconds: z.number().int().min(0).max(86_400).optional(),
+  slowMs: z.number().int().min(0).max(600_000).optional(),
+});
+
+/** Parses the text form, reporting every problem at once. `""` and `none` mean no faults. */
+export function parseFaultSpec(text: string): FaultSpec {
+  const trimmed = text.trim();
+  if (trimmed === '' || trimmed === 'none') return NO_FAULTS;
+  const problems: string[] = [];
+  const rules: FaultRule[] = [];
+  let retryAfterSeconds: number | undefined;
+  let slowMs: number | undefined;
+  for (const item of trimmed.split(',').map((part) => part.trim())) {
+    const match = /^([a-z0-9-]+)=([^@]*)(?:@(.*))?$/.exec(item);
+    if (!match) {
+      problems.push(`"${item}" is not KIND=RATE[@STREAM]`);
+      continue;
+    }
+    const [, name = '', value = '', stream] = match;
+    if (name === 'retry-after' || name === 'slow-ms') {
+      const number = /^\d+$/.test(value) ? Number(value) : NaN;
+      if (stream !== undefined || Number.isNaN(number)) problems.push(`${name} needs a whole number, got "${item}"`);
+      else if (name === 'retry-after') retryAfterSeconds = number;
+      else slowMs = number;
+      continue;
+    }
+    if (!(FAULT_KINDS as readonly string[]).includes(name)) {
+      problems.push(`unknown fault kind "${name}"`);
+      continue;
+    }
+    const rate = /^(0|1|0?\.\d+|[01]\.\d*)$/.test(value) ? Number(value) : NaN;
+    if (!(rate >= 0 && rate <= 1)) problems.push(`rate of ${name} must be a number from 0 to 1, got "${value}"`);
+    if (stream !== undefined && !FAULT_STREAMS.includes(stream)) {
+      problems.push(`unknown stream "${stream}" in "${item}" (one of ${FAULT_STREAMS.join(', ')})`);
+    }
+    rules.push({ kind: name as FaultKind, rate, ...(stream === undefined ? {} : { stream }) });
+  }
+  if (problems.length > 0) throw new FaultSpecError(problems);
+  return checked({ rules, ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }), ...(slowMs === undefined ? {} : { slowMs }) });
+}
+
+/** Accepts the text form or an object (validated: it may come from a control request). */
+export function toFaultSpec(input: string | FaultSpec | undefined): FaultSpec {
+  if (input === undefined) return NO_FAULTS;
+  if (typeof input === 'string') return parseFaultSpec(input);
+  const parsed = FaultSpecSchema.safeParse(input);
+  if (!parsed.success) throw new FaultSpecError(parsed.error.issues.map((i) => `${i.path.join('.') || 'spec'}: ${i.message}`));
+  return checked(parsed.data as FaultSpec);
+}
+
+/** Response faults are exclusive: on any one stream their rates must fit into 1. */
+function checked(spec: FaultSpec): FaultSpec {
+  const exclusive = spec.rules.filter((rule) => (RESPONSE_FAULTS as readonly string[]).includes(rule.kind));
+  const scopes = new Set<string | undefined>([undefined, ...exclusive.map((rule) => rule.stream)]);
+  for (const scope of scopes) {
+    const sum = exclusive.filter((rule) => rule.stream === undefined || rule.stream === scope).reduce((acc, rule) => acc + rule.rate, 0);
+    if (sum > 1 + 1e-9) {
+      throw new FaultSpecError([`response fault rates add up to ${sum.toFixed(3)} (more than 1)${scope ? ` on ${scope}` : ''}`]);
+    }
+  }
+  return spec;
+}

@@ -1,0 +1,39 @@
+/** One API request as the simulator answered it (control requests under `/__sim/` are not logged). */
+export interface RecordedRequest {
+  readonly method: string;
+  readonly path: string;
+  /** The raw query string, without `?` (empty when there is none). */
+  readonly query: string;
+  /** Lower-case names; repeated headers joined with `, `. */
+  readonly headers: Readonly<Record<string, string>>;
+  /** Status sent; 0 when the connection was reset before any answer. */
+  readonly status: number;
+  /** The injected fault(s), comma-separated (`429`, `drift-extra,drift-version`, …). */
+  readonly fault?: string;
+  /** When the request arrived (ISO 8601). */
+  readonly at: string;
+}
+
+export class RequestLog {
+  private entries: RecordedRequest[] = [];
+  private readonly seen = new Map<string, number>();
+
+  add(entry: RecordedRequest): void {
+    this.entries.push(entry);
+  }
+
+  list(): readonly RecordedRequest[] {
+    return [...this.entries];
+  }
+
+  clear(): void {
+    this.entries = [];
+  }
+
+  /** 0 for the first request of this URL, 1 for the second…: the `n` of fault decisions. */
+  nextOrdinal(url: string): number {
+    const n = this.seen.get(url) ?? 0;
+    this.seen.set(url, n + 1);
+    return n;
+  }
+}

@@ -1,0 +1,121 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import { setTimeout as delay } from 'node:timers/promises';
+import { decideFaults } from '../faults/fault-decision.js';
+import type { FaultSpec } from '../faults/fault-spec.js';
+import { applyDrift } from '../faults/schema-drift.js';
+import { answerApi, type ApiAnswer, type ApiDependencies } from './api-answer.js';
+import { CONTROL_PREFIX, handleControl, type SimulatorControls } from './control.js';
+import { sendAnswer, sendFault } from './respond.js';
+import type { RecordedRequest, RequestLog } from './request-log.js';
+
+export interface ServerDependencies extends ApiDependencies {
+  readonly seed: number;
+  readonly log: RequestLog;
+  readonly controls: SimulatorControls;
+  readonly latencyMs: number;
+  readonly onRequest?: (request: RecordedRequest) => void;
+}
+
+export interface RunningServer {
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+/** Starts the HTTP server; `close()` also ends keep-alive sockets and pending slow answers. */
+export async function listen(deps: ServerDependencies, port: number, host: string): Promise<RunningServer> {
+  const closing = new AbortController();
+  const sockets = new Set<Socket>();
+  const server = createServer((request, response) => {
+    const handled = request.url?.startsWith(CONTROL_PREFIX)
+      ? handleControl(request, response, deps.token, deps.controls)
+      : handleApi(request, response, deps, closing.signal);
+    handled.catch((error: unknown) => {
+      // A bug must not take the whole simulator down: answer 500 if still possible.
+      if (!response.headersSent) {
+        response.writeHead(500, { 'Content-Type': 'text/plain' });
+        response.end(String(error));
+      } else response.destroy();
+    });
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve());
+  });
+  const address = server.address();
+  if (address === null || typeof address === 'string') throw new Error('the simulator has no TCP address');
+  const url = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
+  return {
+    url,
+    close: () =>
+      new Promise<void>((resolve) => {
+        closing.abort();
+        server.close(() => resolve());
+        for (const socket of sockets) socket.destroy();
+      }),
+  };
+}
+
+async function handleApi(request: IncomingMessage, response: ServerResponse, deps: ServerDependencies, signal: AbortSignal): Promise<void> {
+  const at = new Date().toISOString();
+  const url = request.url ?? '/';
+  const [path = '/', query = ''] = splitOnce(url, '?');
+  // The path segment naming the endpoint: /analytics/<stream>/…, /core/<stream>/, /accounts/<stream>/…
+  const stream = path.split('/')[2] ?? '';
+  const decision = decideFaults(deps.seed, deps.controls.faults, url, stream, deps.log.nextOrdinal(url));
+  if (deps.latencyMs > 0) {
+    try {
+      await delay(deps.latencyMs, undefined, { signal });
+    } catch {
+      response.destroy();
+      return;
+    }
+  }
+  let status: number;
+  let fault: string | undefined;
+  if (decision.response) {
+    fault = decision.response;
+    const spec: FaultSpec = deps.controls.faults;
+    status = await sendFault(response, decision.response, () => answerApi(request, deps), {
+      retryAfterSeconds: spec.retryAfterSeconds ?? 1,
+      slowMs: spec.slowMs ?? 3000,
+      signal,
+    });
+  } else {
+    let answer: ApiAnswer = answerApi(request, deps);
+    if (answer.status === 200 && decision.drifts.length > 0) {
+      const { document, applied } = applyDrift(answer.body, decision.drifts);
+      answer = { ...answer, body: document };
+      if (applied.length > 0) fault = applied.join(',');
+    }
+    status = sendAnswer(response, answer);
+  }
+  const entry: RecordedRequest = {
+    method: request.method ?? 'GET',
+    path,
+    query,
+    headers: flattenHeaders(request),
+    status,
+    ...(fault === undefined ? {} : { fault }),
+    at,
+  };
+  deps.log.add(entry);
+  deps.onRequest?.(entry);
+}
+
+function splitOnce(text: string, separator: string): [string, string] {
+  const at = text.indexOf(separator);
+  return at === -1 ? [text, ''] : [text.slice(0, at), text.slice(at + 1)];
+}
+
+function flattenHeaders(request: IncomingMessage): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return headers;
+}

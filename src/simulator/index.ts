@@ -1,0 +1,22 @@
+/** The built-in simulator of the venue API (spec §4, §8) and its upsert event sender (spec §6). */
+export { startSimulator } from './simulator.js';
+export type { Simulator } from './simulator.js';
+export type { SimulatorOptions } from './options.js';
+export type { World, Project, Venue, Account, WifiUser } from './world/world.js';
+export { buildWorld } from './world/world.js';
+export type { RoleRecord, RoleChanges } from './world/role-book.js';
+export { ALL_PERMISSIONS, permissionsFor } from './world/permissions.js';
+export type { GroundTruth } from './truth/ground-truth.js';
+export type { SeriesTruth, SeriesPoint } from './truth/series.js';
+export type { RatingStatistics } from './truth/summaries.js';
+export { SERIES_STREAMS, SUMMARY_STREAMS, resourceType } from './truth/streams.js';
+export type { SeriesStream, SummaryStream, AnalyticsStream } from './truth/streams.js';
+export type { DayValues } from './metrics/day-values.js';
+export type { HourValues } from './metrics/hour-values.js';
+export { LOGIN_METHODS } from './metrics/venue-profile.js';
+export type { RecordedRequest } from './http/request-log.js';
+export { parseFaultSpec, toFaultSpec, FaultSpecError, FAULT_KINDS, FAULT_STREAMS, FAULT_SPEC_GRAMMAR } from './faults/fault-spec.js';
+export type { FaultSpec, FaultRule, FaultKind, ResponseFault, DriftFault } from './faults/fault-spec.js';
+export { decideFaults } from './faults/fault-decision.js';
+export { DRIFT_EXTRA_ATTRIBUTE } from './faults/schema-drift.js';
+export type { Resource, SingleDocument, ListDocument, ErrorsDocument, PageLinks } from './jsonapi.js';

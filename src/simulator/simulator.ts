@@ -1,0 +1,97 @@
+import { EtlError, ExitCode } from '../errors/index.js';
+import { toFaultSpec, type FaultSpec } from './faults/fault-spec.js';
+import { seedKey } from './hash.js';
+import type { SimulatorControls } from './http/control.js';
+import { RequestLog, type RecordedRequest } from './http/request-log.js';
+import { listen } from './http/server.js';
+import { resolveOptions, type SimulatorOptions } from './options.js';
+import { createGroundTruth, type GroundTruth } from './truth/ground-truth.js';
+import { RoleBook, type RoleChanges } from './world/role-book.js';
+import { WorldIndex } from './world/world-index.js';
+import { buildWorld, type World } from './world/world.js';
+
+export interface Simulator extends SimulatorControls {
+  /** Base URL without a trailing slash, e.g. `http://127.0.0.1:41234`. */
+  readonly url: string;
+  readonly token: string;
+  readonly world: World;
+  /** What the endpoints serve right now (current revision and roles). */
+  readonly truth: GroundTruth;
+  /** API requests answered so far, in the order they finished. */
+  readonly requests: readonly RecordedRequest[];
+  /** The fault spec in force. */
+  readonly faults: FaultSpec;
+  /** The revision epoch: how many times `revise()` was called. */
+  readonly revision: number;
+  clearRequests(): void;
+  /** Late data: the values of today and the `reviseRecentDays` days before it change. */
+  revise(): void;
+  /** Seeded changes: one role added, one removed (never `me`'s), one's permissions changed. */
+  mutateRoles(): RoleChanges;
+  setFaults(spec: string | FaultSpec): void;
+  /** Closes the server and its open sockets at once. */
+  close(): Promise<void>;
+}
+
+/** Starts a simulator of the venue API on `host:port` (default 127.0.0.1, a free port). */
+export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
+  const config = resolveOptions(options);
+  let faults = toFaultSpec(options.faults);
+  let epoch = 0;
+  const world = buildWorld(config);
+  const index = new WorldIndex(world);
+  const roles = new RoleBook(world);
+  const truth = createGroundTruth({ index, roles, epoch: () => epoch, recentDays: config.reviseRecentDays });
+  const log = new RequestLog();
+
+  const controls: SimulatorControls = {
+    world,
+    get requests() {
+      return log.list();
+    },
+    get faults() {
+      return faults;
+    },
+    get revision() {
+      return epoch;
+    },
+    clearRequests: () => log.clear(),
+    revise() {
+      if (config.reviseRecentDays === 0) {
+        throw new EtlError('VENUE_SIM_REVISE', 'revise() needs reviseRecentDays (the days whose values may change)', {
+          exitCode: ExitCode.usage,
+          hint: 'start the simulator with reviseRecentDays: N (--revise-recent-days N)',
+        });
+      }
+      epoch += 1;
+    },
+    mutateRoles: () => roles.mutate(),
+    setFaults(spec) {
+      faults = toFaultSpec(spec);
+    },
+  };
+
+  const server = await listen(
+    {
+      truth,
+      world,
+      token: config.token,
+      pageSizes: { defaultSize: config.defaultPageSize, maxSize: config.maxPageSize },
+      fallbackOrigin: `http://${config.host}:${config.port}`,
+      seed: seedKey(config.seed),
+      log,
+      controls,
+      latencyMs: config.latencyMs,
+      ...(options.onRequest ? { onRequest: options.onRequest } : {}),
+    },
+    config.port,
+    config.host,
+  );
+
+  return Object.defineProperties(controls, {
+    url: { value: server.url, enumerable: true },
+    token: { value: config.token, enumerable: true },
+    truth: { value: truth, enumerable: true },
+    close: { value: () => server.close(), enumerable: true },
+  }) as Simulator;
+}

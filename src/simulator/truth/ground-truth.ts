@@ -1,0 +1,137 @@
+import { dayNumber } from '../dates.js';
+import { relationship, type Resource } from '../jsonapi.js';
+import { dayValues, type DayValues } from '../metrics/day-values.js';
+import { revisionOfDay } from '../metrics/revision.js';
+import { venueProfile, type VenueProfile } from '../metrics/venue-profile.js';
+import { uuidFrom } from '../uuid.js';
+import type { RoleBook } from '../world/role-book.js';
+import type { WorldIndex } from '../world/world-index.js';
+import { accountResource } from './accounts.js';
+import { inheritedVenueRoleResource, projectRoleResource, venueRoleResource } from './roles.js';
+import { seriesOf, type SeriesTruth } from './series.js';
+import { resourceType, type SeriesStream, type SummaryStream } from './streams.js';
+import { ratingStatisticsOf, summaryOf, type RatingStatistics } from './summaries.js';
+
+/**
+ * What the simulator serves, as functions: the HTTP handlers are thin wrappers around these,
+ * so a test comparing an extraction against them compares against exactly what was served
+ * (at the current revision and role state). Unknown ids raise UnknownEntityError.
+ */
+export interface GroundTruth {
+  /** The revision epoch (bumped by `revise()`). */
+  readonly revision: number;
+  /** History points; from/to are `YYYY-MM-DD`, from == to gives hourly points. */
+  series(venueId: string, stream: SeriesStream, from: string, to: string): SeriesTruth;
+  /** Summary attributes; a missing bound means the start of the history / today. */
+  summary(venueId: string, stream: SummaryStream, from?: string, to?: string): Readonly<Record<string, unknown>>;
+  ratingStatistics(venueId: string, from?: string, to?: string): RatingStatistics;
+  /** The venue's own roles followed by the roles it inherits from its project. */
+  venueRoles(venueId: string): readonly Resource[];
+  projectRoles(projectId: string): readonly Resource[];
+  /** One account (`me` accepted). */
+  account(id: string): Resource;
+  /** Accounts in world order; with ids, only those that exist (unknown ids are absent). */
+  accounts(ids?: readonly string[]): readonly Resource[];
+  /** The raw daily model behind every endpoint (for invariant checks). */
+  day(venueId: string, date: string): DayValues;
+  seriesResource(venueId: string, stream: SeriesStream, from: string, to: string): Resource;
+  summaryResource(venueId: string, stream: SummaryStream, from?: string, to?: string): Resource;
+  ratingStatisticsResource(venueId: string, from?: string, to?: string): Resource;
+}
+
+export interface TruthSources {
+  readonly index: WorldIndex;
+  readonly roles: RoleBook;
+  /** Current revision epoch. */
+  readonly epoch: () => number;
+  /** Days before today whose values follow the epoch (0: data is never revised). */
+  readonly recentDays: number;
+}
+
+// DayValues of recently asked days: an extraction asks for the same windows over and over.
+const CACHE_LIMIT = 5_000;
+
+export function createGroundTruth({ index, roles, epoch, recentDays }: TruthSources): GroundTruth {
+  const world = index.world;
+  const todayDay = dayNumber(world.today);
+  const startDay = dayNumber(world.historyStart);
+  const profiles = new Map<string, VenueProfile>();
+  const cache = new Map<string, DayValues>();
+
+  const profileOf = (venueId: string): VenueProfile => {
+    let profile = profiles.get(venueId);
+    if (!profile) {
+      index.venue(venueId);
+      profile = venueProfile(world.seed, venueId, startDay);
+      profiles.set(venueId, profile);
+    }
+    return profile;
+  };
+
+  const dayOf = (venueId: string, day: number): DayValues => {
+    const revision = revisionOfDay(day, todayDay, recentDays, epoch());
+    const key = `${venueId}|${day}|${revision}`;
+    let values = cache.get(key);
+    if (!values) {
+      values = dayValues(profileOf(venueId), day, revision);
+      if (cache.size >= CACHE_LIMIT) cache.clear();
+      cache.set(key, values);
+    }
+    return values;
+  };
+
+  /** The range's days up to today; `skipBeforeStart` drops the all-zero days of summaries. */
+  const daysOf = (venueId: string, from: string | undefined, to: string | undefined, skipBeforeStart: boolean): DayValues[] => {
+    profileOf(venueId);
+    let first = from === undefined ? startDay : dayNumber(from);
+    if (skipBeforeStart) first = Math.max(first, startDay);
+    const last = Math.min(to === undefined ? todayDay : dayNumber(to), todayDay);
+    const days: DayValues[] = [];
+    for (let day = first; day <= last; day += 1) days.push(dayOf(venueId, day));
+    return days;
+  };
+
+  const truth: GroundTruth = {
+    get revision() {
+      return epoch();
+    },
+    series: (venueId, stream, from, to) => seriesOf(stream, daysOf(venueId, from, to, false), from === to),
+    summary: (venueId, stream, from, to) => summaryOf(stream, daysOf(venueId, from, to, true)),
+    ratingStatistics: (venueId, from, to) => ratingStatisticsOf(daysOf(venueId, from, to, true)),
+    venueRoles(venueId) {
+      const venue = index.venue(venueId);
+      return [
+        ...roles.venueOwnRoles(venueId).map(venueRoleResource),
+        ...roles.projectRoles(venue.projectId).map((role) => inheritedVenueRoleResource(world.seed, role, venueId)),
+      ];
+    },
+    projectRoles(projectId) {
+      index.project(projectId);
+      return roles.projectRoles(projectId).map(projectRoleResource);
+    },
+    account: (id) => accountResource(index.account(id)),
+    accounts(ids) {
+      if (ids === undefined) return world.accounts.map(accountResource);
+      const wanted = new Set(ids);
+      return world.accounts.filter((account) => wanted.has(account.id)).map(accountResource);
+    },
+    day: (venueId, date) => dayOf(venueId, dayNumber(date)),
+    seriesResource: (venueId, stream, from, to) => ({
+      type: resourceType(stream),
+      id: uuidFrom(world.seed, stream, venueId, from, to),
+      attributes: truth.series(venueId, stream, from, to).points,
+    }),
+    summaryResource: (venueId, stream, from, to) => ({
+      type: resourceType(stream),
+      id: uuidFrom(world.seed, stream, venueId, from ?? '', to ?? ''),
+      attributes: truth.summary(venueId, stream, from, to),
+    }),
+    ratingStatisticsResource: (venueId, from, to) => ({
+      type: 'rating-statistics-summary',
+      id: uuidFrom(world.seed, 'rating-statistics-summary', venueId, from ?? '', to ?? ''),
+      attributes: { ...truth.ratingStatistics(venueId, from, to) },
+      relationships: { venue: relationship('venues', venueId) },
+    }),
+  };
+  return truth;
+}
