@@ -71,6 +71,8 @@ export function parseRetryAfter(value: string | string[] | undefined, now: numbe
   const text = (Array.isArray(value) ? value[0] : value)?.trim();
   if (!text) return undefined;
   if (/^\d+$/.test(text)) return Number(text) * 1000;
+  // Every HTTP-date form starts with a day name; Date.parse alone accepts '-1' and the like.
+  if (!/^[A-Za-z]{3}/.test(text)) return undefined;
   const date = Date.parse(text);
   if (Number.isNaN(date)) return undefined;
   return Math.max(0, date - now);
