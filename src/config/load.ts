@@ -4,7 +4,7 @@ import cron from 'node-cron';
 import { EtlError, ExitCode } from '../errors/index.js';
 import { registerSecret } from '../log/index.js';
 import { BUILTIN_STREAMS } from '../catalogue/stream-names.js';
-import { ConfigSchema, type Config } from './schema.js';
+import { ConfigSchema, type ApiReadyConfig, type Config } from './schema.js';
 import { interpolateEnv, formatPath, type ConfigProblem } from './interpolate.js';
 
 export const DEFAULT_CONFIG_PATH = './venue-etl.config.json';
@@ -45,7 +45,7 @@ export function resolveConfig(
   problems.push(...crossCheck(interpolated as LenientConfig));
   if (problems.length > 0 || !parsed.success) throw new ConfigError(source, problems);
   const config = parsed.data;
-  registerSecret(config.api.token);
+  registerSecret(config.api?.token);
   registerSecret(config.receiver.authorization);
   return config;
 }
@@ -121,4 +121,18 @@ export function loadConfigFile(path: string, env: Readonly<Record<string, string
     throw new ConfigError(path, [{ path: '(root)', message: `is not valid JSON: ${(error as Error).message}` }]);
   }
   return resolveConfig(raw, env, path);
+}
+
+/**
+ * The commands that call the API need `api.baseUrl` and `api.token`; the others (sql, report,
+ * check, status, export) work from a config that only names the warehouse.
+ */
+export function requireApi(config: Config, source = 'config'): ApiReadyConfig {
+  if (config.api === undefined) {
+    throw new ConfigError(source, [
+      { path: 'api.baseUrl', message: 'is required for this command' },
+      { path: 'api.token', message: 'is required for this command (e.g. "${VENUE_API_TOKEN}")' },
+    ]);
+  }
+  return config as ApiReadyConfig;
 }

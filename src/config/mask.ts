@@ -6,7 +6,7 @@ const MASK = '***';
 export function maskConfig(config: Config): Config {
   return {
     ...config,
-    api: { ...config.api, token: MASK },
+    ...(config.api === undefined ? {} : { api: { ...config.api, token: MASK } }),
     receiver: {
       ...config.receiver,
       ...(config.receiver.authorization === undefined ? {} : { authorization: MASK }),

@@ -27,25 +27,30 @@ export const UserEndpointRow = z.strictObject({
 });
 export type UserEndpointRow = z.infer<typeof UserEndpointRow>;
 
+const ApiSchema = z.strictObject({
+  baseUrl: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }),
+  token: z.string().min(1, 'must not be empty'),
+  concurrency: positiveInt(256).default(8),
+  pageSize: positiveInt(1000).default(100),
+  timeoutMs: z.number().int().min(100).max(600_000).default(30_000),
+  maxRetries: z.number().int().min(0).max(20).default(6),
+  /** Longest Retry-After the client will honour before giving the slice up. */
+  maxRetryAfterMs: z.number().int().min(0).max(3_600_000).default(120_000),
+  /** Optional budget of requests per second across all workers. */
+  maxRequestsPerSecond: z.number().positive().optional(),
+  /** Account ids per `filter[id][in]` request (keeps URLs short). */
+  accountsBatchSize: positiveInt(200).default(50),
+});
+
 export const ConfigSchema = z.strictObject({
-  api: z.strictObject({
-    baseUrl: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }),
-    token: z.string().min(1, 'must not be empty'),
-    concurrency: positiveInt(256).default(8),
-    pageSize: positiveInt(1000).default(100),
-    timeoutMs: z.number().int().min(100).max(600_000).default(30_000),
-    maxRetries: z.number().int().min(0).max(20).default(6),
-    /** Longest Retry-After the client will honour before giving the slice up. */
-    maxRetryAfterMs: z.number().int().min(0).max(3_600_000).default(120_000),
-    /** Optional budget of requests per second across all workers. */
-    maxRequestsPerSecond: z.number().positive().optional(),
-    /** Account ids per `filter[id][in]` request (keeps URLs short). */
-    accountsBatchSize: positiveInt(200).default(50),
-  }),
-  scope: z.strictObject({
-    venues: z.array(uuid).default([]),
-    projects: z.array(uuid).default([]),
-  }),
+  /** Needed by the commands that call the API (sync, backfill, serve); see `requireApi`. */
+  api: ApiSchema.optional(),
+  scope: z
+    .strictObject({
+      venues: z.array(uuid).default([]),
+      projects: z.array(uuid).default([]),
+    })
+    .default({ venues: [], projects: [] }),
   sync: z
     .strictObject({
       startDate: isoDate.optional(),
@@ -82,3 +87,6 @@ export const ConfigSchema = z.strictObject({
 
 export type ConfigInput = z.input<typeof ConfigSchema>;
 export type Config = z.infer<typeof ConfigSchema>;
+export type ApiConfig = z.infer<typeof ApiSchema>;
+/** A config that can call the API. */
+export type ApiReadyConfig = Config & { readonly api: ApiConfig };

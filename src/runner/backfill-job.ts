@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { buildCatalogue, ANALYTICS_STREAMS } from '../catalogue/index.js';
-import type { Config } from '../config/index.js';
+import type { ApiReadyConfig as Config } from '../config/index.js';
 import { ExitCode, UsageError } from '../errors/index.js';
 import type { Logger } from '../log/index.js';
 import { addDays, planBackfill, plannedRequests, todayUtc, type Chain, type Slice } from '../plan/index.js';

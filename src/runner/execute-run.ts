@@ -1,5 +1,5 @@
 import type { ApiClient } from '../api/client.js';
-import type { Config } from '../config/index.js';
+import type { ApiReadyConfig as Config } from '../config/index.js';
 import { ExitCode, formatError } from '../errors/index.js';
 import { scrubSecrets, type Logger } from '../log/index.js';
 import { DriftReporter } from '../normalize/index.js';

@@ -1,5 +1,5 @@
 import { createApiClient, type ApiClient } from '../api/client.js';
-import type { Config } from '../config/index.js';
+import type { ApiReadyConfig as Config } from '../config/index.js';
 import type { Logger } from '../log/index.js';
 
 export function clientFor(config: Config, logger: Logger): ApiClient {

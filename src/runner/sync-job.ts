@@ -1,5 +1,5 @@
 import { buildCatalogue } from '../catalogue/index.js';
-import type { Config } from '../config/index.js';
+import type { ApiReadyConfig as Config } from '../config/index.js';
 import { UsageError } from '../errors/index.js';
 import type { Logger } from '../log/index.js';
 import { addDays, planSync, todayUtc } from '../plan/index.js';
