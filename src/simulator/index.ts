@@ -20,3 +20,9 @@ export type { FaultSpec, FaultRule, FaultKind, ResponseFault, DriftFault } from 
 export { decideFaults } from './faults/fault-decision.js';
 export { DRIFT_EXTRA_ATTRIBUTE } from './faults/schema-drift.js';
 export type { Resource, SingleDocument, ListDocument, ErrorsDocument, PageLinks } from './jsonapi.js';
+export { sendEvents, deliveryOrder, EVENTS_USER_AGENT } from './events/send-events.js';
+export type { SendEventsOptions, SendEventsResult, SendEventsStats } from './events/send-events.js';
+export { generateEvents } from './events/upsert-event.js';
+export type { UpsertEvent, UpsertBody } from './events/upsert-event.js';
+export { expectedFinalState } from './events/expected-state.js';
+export type { ExpectedState, ExpectedHistory, ExpectedAgreement } from './events/expected-state.js';
