@@ -1,0 +1,109 @@
+import type { CursorMove } from './slice-commit.js';
+import type { Session } from './session.js';
+import { addDays } from './dates.js';
+
+export interface CursorRow {
+  readonly stream: string;
+  readonly scopeId: string;
+  /** Data of (stream, scope) is complete up to and including this date (`YYYY-MM-DD`). */
+  readonly cursorDate: string;
+  readonly updatedAt: string;
+  readonly runId: string;
+}
+
+/** A cursor move with what it needs to decide: the slice's key and window start. */
+export interface CursorMoveRequest {
+  readonly stream: string;
+  readonly scopeId: string;
+  /** Start of the window the move commits (extend only); defaults to the move's date. */
+  readonly windowFrom?: string;
+  readonly move: CursorMove;
+}
+
+interface CursorRecord {
+  stream: string;
+  scope_id: string;
+  cursor_date: string;
+  updated_at: string;
+  run_id: string;
+}
+
+const SELECT_CURSORS = `SELECT stream, scope_id, strftime(cursor_date, '%Y-%m-%d') AS cursor_date,
+  strftime(updated_at AT TIME ZONE 'UTC', '%Y-%m-%dT%H:%M:%S.%gZ') AS updated_at, run_id FROM sync_cursors`;
+
+export async function readCursors(session: Pick<Session, 'all'>, stream?: string): Promise<CursorRow[]> {
+  const rows =
+    stream === undefined
+      ? await session.all<CursorRecord & Record<string, unknown>>(`${SELECT_CURSORS} ORDER BY stream, scope_id`)
+      : await session.all<CursorRecord & Record<string, unknown>>(`${SELECT_CURSORS} WHERE stream = $1 ORDER BY scope_id`, [stream]);
+  return rows.map((row) => ({
+    stream: row.stream,
+    scopeId: row.scope_id,
+    cursorDate: row.cursor_date,
+    updatedAt: row.updated_at,
+    runId: row.run_id,
+  }));
+}
+
+/**
+ * The rules of CursorMove, applied to a starting cursor (undefined: none yet). Advances take
+ * the maximum; extends, in window order, move the cursor to their date only when their window
+ * touches it (windowFrom <= (cursor ?? baseline) + 1 day), so a backfill that skipped a range
+ * never claims it. Never backwards.
+ */
+export function moveCursor(start: string | undefined, requests: readonly CursorMoveRequest[]): string | undefined {
+  let cursor = start;
+  for (const { move } of requests) {
+    if (move.mode === 'advance' && (cursor === undefined || move.date > cursor)) cursor = move.date;
+  }
+  const extends_ = requests
+    .flatMap(({ windowFrom, move }) => (move.mode === 'extend' ? [{ windowFrom: windowFrom ?? move.date, move }] : []))
+    .sort((a, b) => (a.windowFrom < b.windowFrom ? -1 : a.windowFrom > b.windowFrom ? 1 : 0));
+  for (const { windowFrom, move } of extends_) {
+    const effective = cursor ?? move.baseline;
+    if (windowFrom <= addDays(effective, 1) && move.date > effective) cursor = move.date;
+  }
+  return cursor;
+}
+
+/**
+ * Applies the cursor moves of a commit inside its transaction; writes only cursors that
+ * moved (an unmoved cursor keeps its updated_at and run_id). Returns how many moved.
+ */
+export async function applyCursorMoves(
+  session: Session,
+  runId: string,
+  requests: readonly CursorMoveRequest[],
+): Promise<number> {
+  if (requests.length === 0) return 0;
+  const byKey = new Map<string, CursorMoveRequest[]>();
+  for (const request of requests) {
+    const key = JSON.stringify([request.stream, request.scopeId]);
+    const list = byKey.get(key) ?? [];
+    list.push(request);
+    byKey.set(key, list);
+  }
+  const streams = [...new Set(requests.map((request) => request.stream))];
+  const current = new Map<string, string>();
+  for (const stream of streams) {
+    for (const row of await readCursors(session, stream)) {
+      current.set(JSON.stringify([row.stream, row.scopeId]), row.cursorDate);
+    }
+  }
+  const moved: [string, string, string][] = [];
+  for (const [key, list] of byKey) {
+    const before = current.get(key);
+    const after = moveCursor(before, list);
+    if (after !== undefined && after !== before) moved.push([list[0].stream, list[0].scopeId, after]);
+  }
+  // One statement per 500 cursors: a round trip per cursor costs more than the data.
+  for (let start = 0; start < moved.length; start += 500) {
+    const batch = moved.slice(start, start + 500);
+    const values = batch.map((_, i) => `($${i * 3 + 2}, $${i * 3 + 3}, $${i * 3 + 4}::DATE, now(), $1)`).join(', ');
+    await session.run(`INSERT OR REPLACE INTO sync_cursors (stream, scope_id, cursor_date, updated_at, run_id) VALUES ${values}`, [
+      runId,
+      ...batch.flat(),
+    ]);
+  }
+  return moved.length;
+}

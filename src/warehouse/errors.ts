@@ -1,0 +1,84 @@
+import { EtlError, ExitCode } from '../errors/index.js';
+
+/** `Conflicting lock is held in /usr/bin/node (PID 1234)` → 1234. */
+function lockHolderPid(message: string): number | undefined {
+  const match = /\(PID (\d+)\)/.exec(message);
+  return match ? Number(match[1]) : undefined;
+}
+
+export function isLockError(error: unknown): boolean {
+  return error instanceof Error && /Could not set lock on file/i.test(error.message);
+}
+
+/** DuckDB allows one writing process per file; a reader cannot open while a writer holds it. */
+export function warehouseLocked(path: string, cause: unknown): EtlError {
+  const pid = lockHolderPid(cause instanceof Error ? cause.message : String(cause));
+  const holder = pid === undefined ? 'another venue-etl process' : `another venue-etl process (PID ${pid})`;
+  return new EtlError('VENUE_WAREHOUSE_LOCKED', `the warehouse ${path} is in use by ${holder}`, {
+    hint:
+      'wait for that run to finish, or stop `venue-etl serve` while you run this command; ' +
+      'to query while it runs, use `venue-etl sql --parquet` on the exported files',
+    cause,
+    exitCode: ExitCode.failed,
+    details: { path, ...(pid === undefined ? {} : { pid }) },
+  });
+}
+
+export function warehouseMissing(path: string): EtlError {
+  return new EtlError('VENUE_WAREHOUSE_MISSING', `the warehouse ${path} does not exist`, {
+    hint: 'run `venue-etl sync` (or `venue-etl demo`) first, or check warehouse.path in the config',
+    exitCode: ExitCode.failed,
+    details: { path },
+  });
+}
+
+export function warehouseTooNew(path: string, fileVersion: number, knownVersion: number): EtlError {
+  return new EtlError(
+    'VENUE_WAREHOUSE_TOO_NEW',
+    `the warehouse ${path} has schema version ${fileVersion}, newer than this venue-etl knows (${knownVersion})`,
+    {
+      hint: 'a newer venue-etl wrote this file: upgrade venue-etl, or point warehouse.path at another file',
+      exitCode: ExitCode.failed,
+      details: { path, fileVersion, knownVersion },
+    },
+  );
+}
+
+export function warehouseOpenFailed(path: string, cause: unknown): EtlError {
+  const reason = cause instanceof Error ? cause.message : String(cause);
+  return new EtlError('VENUE_WAREHOUSE_OPEN', `could not open the warehouse ${path}: ${reason}`, {
+    hint: 'check that warehouse.path points at a DuckDB file this user can read and write',
+    cause,
+    exitCode: ExitCode.failed,
+    details: { path },
+  });
+}
+
+export function migrationFailed(path: string, file: string, cause: unknown): EtlError {
+  const reason = cause instanceof Error ? cause.message : String(cause);
+  return new EtlError('VENUE_WAREHOUSE_MIGRATION', `migration ${file} failed on ${path}: ${reason}`, {
+    hint: 'the file was left as it was before this migration; report the message above',
+    cause,
+    exitCode: ExitCode.failed,
+    details: { path, file },
+  });
+}
+
+/** A batch handed to the loader that cannot be stored as is (a bug upstream of the warehouse). */
+export function invalidBatch(message: string, details: Readonly<Record<string, unknown>> = {}): EtlError {
+  return new EtlError('VENUE_WAREHOUSE_INVALID_BATCH', message, {
+    hint: 'nothing of this group of slices was written; the normalized rows are inconsistent',
+    exitCode: ExitCode.failed,
+    details,
+  });
+}
+
+export function writeFailed(what: string, cause: unknown): EtlError {
+  if (cause instanceof EtlError) return cause;
+  const reason = cause instanceof Error ? cause.message : String(cause);
+  return new EtlError('VENUE_WAREHOUSE_WRITE', `${what} failed: ${reason}`, {
+    hint: 'the transaction was rolled back; the warehouse holds what it held before',
+    cause,
+    exitCode: ExitCode.failed,
+  });
+}

@@ -1,0 +1,145 @@
+import type { Session } from './session.js';
+import { invalidBatch } from './errors.js';
+
+export type RoleKind = 'venue' | 'project';
+
+/** One role as the API lists it now (venue-roles / project-roles resources). */
+export interface RoleRow {
+  readonly roleId: string;
+  readonly accountId: string | null;
+  readonly name: string | null;
+  /** Venue roles only: `project-roles` for a role inherited from the project. */
+  readonly inheritedFrom?: string | null;
+  readonly permissions: readonly string[];
+}
+
+export interface RolesOutcome {
+  readonly opened: number;
+  readonly closed: number;
+  readonly unchanged: number;
+}
+
+interface StoredRole {
+  role_id: string;
+  account_id: string | null;
+  name: string | null;
+  inherited_from: string | null;
+  permissions: string[];
+  valid_from_ms: number;
+}
+
+const TABLES = {
+  venue: { table: 'venue_roles', scope: 'venue_id' },
+  project: { table: 'project_roles', scope: 'project_id' },
+} as const;
+
+/** Permission order carries no meaning upstream; sorted, a reordering is not a new version. */
+function canonical(role: RoleRow, kind: RoleKind): Omit<StoredRole, 'valid_from_ms'> {
+  return {
+    role_id: role.roleId.toLowerCase(),
+    account_id: role.accountId === null ? null : role.accountId.toLowerCase(),
+    name: role.name,
+    inherited_from: kind === 'venue' ? (role.inheritedFrom ?? null) : null,
+    permissions: [...new Set(role.permissions)].sort(),
+  };
+}
+
+function sameVersion(a: Omit<StoredRole, 'valid_from_ms'>, b: Omit<StoredRole, 'valid_from_ms'>): boolean {
+  return (
+    a.account_id === b.account_id &&
+    a.name === b.name &&
+    a.inherited_from === b.inherited_from &&
+    a.permissions.length === b.permissions.length &&
+    a.permissions.every((p, i) => p === b.permissions[i])
+  );
+}
+
+/**
+ * Versions the roles of one venue or project against a fresh snapshot, inside the caller's
+ * transaction: a role gone upstream gets valid_to = at; a changed role (account, name,
+ * inherited_from, permissions) has its version closed and a new one opened at `at`; an
+ * unchanged role is not touched; a new role opens at `at`. The same snapshot twice is a no-op.
+ */
+export async function applyRolesSnapshot(
+  session: Session,
+  kind: RoleKind,
+  scopeId: string,
+  roles: readonly RoleRow[],
+  runId: string,
+  at: Date,
+): Promise<RolesOutcome> {
+  const { table, scope } = TABLES[kind];
+  const atIso = at.toISOString();
+  const incoming = new Map<string, Omit<StoredRole, 'valid_from_ms'>>();
+  for (const role of roles) {
+    const row = canonical(role, kind);
+    const seen = incoming.get(row.role_id);
+    if (seen && !sameVersion(seen, row)) {
+      throw invalidBatch(`the ${kind}-roles snapshot of ${scopeId} lists role ${row.role_id} twice, differently`);
+    }
+    incoming.set(row.role_id, row);
+  }
+  const stored = await session.all<StoredRole & Record<string, unknown>>(
+    `SELECT role_id::VARCHAR AS role_id, account_id::VARCHAR AS account_id, name,
+       ${kind === 'venue' ? 'inherited_from' : 'NULL::VARCHAR AS inherited_from'}, permissions,
+       epoch_ms(valid_from)::DOUBLE AS valid_from_ms
+     FROM ${table} WHERE ${scope} = $1::UUID AND valid_to IS NULL`,
+    [scopeId],
+  );
+  const current = new Map(stored.map((row) => [row.role_id, row]));
+  const close = (roleId: string) =>
+    session.run(`UPDATE ${table} SET valid_to = $3::TIMESTAMPTZ WHERE ${scope} = $1::UUID AND role_id = $2::UUID AND valid_to IS NULL`, [
+      scopeId,
+      roleId,
+      atIso,
+    ]);
+  const open = (row: Omit<StoredRole, 'valid_from_ms'>) =>
+    kind === 'venue'
+      ? session.run(
+          `INSERT INTO venue_roles (role_id, venue_id, account_id, name, inherited_from, permissions, valid_from, valid_to, run_id)
+           VALUES ($1::UUID, $2::UUID, $3::UUID, $4, $5, $6::JSON::VARCHAR[], $7::TIMESTAMPTZ, NULL, $8)`,
+          [row.role_id, scopeId, row.account_id, row.name, row.inherited_from, JSON.stringify(row.permissions), atIso, runId],
+        )
+      : session.run(
+          `INSERT INTO project_roles (role_id, project_id, account_id, name, permissions, valid_from, valid_to, run_id)
+           VALUES ($1::UUID, $2::UUID, $3::UUID, $4, $5::JSON::VARCHAR[], $6::TIMESTAMPTZ, NULL, $7)`,
+          [row.role_id, scopeId, row.account_id, row.name, JSON.stringify(row.permissions), atIso, runId],
+        );
+
+  let opened = 0;
+  let closed = 0;
+  let unchanged = 0;
+  for (const roleId of current.keys()) {
+    if (!incoming.has(roleId)) {
+      await close(roleId);
+      closed++;
+    }
+  }
+  for (const [roleId, row] of incoming) {
+    const existing = current.get(roleId);
+    if (existing && sameVersion(existing, row)) {
+      unchanged++;
+      continue;
+    }
+    if (existing && existing.valid_from_ms === at.getTime()) {
+      // Two different snapshots at the same instant: the later one is the version of `at`.
+      await session.run(`DELETE FROM ${table} WHERE ${scope} = $1::UUID AND role_id = $2::UUID AND valid_to IS NULL`, [scopeId, roleId]);
+    } else if (existing) {
+      await close(roleId);
+      closed++;
+    }
+    await open(row);
+    opened++;
+  }
+  return { opened, closed, unchanged };
+}
+
+/** Account ids the current venue and project roles point to. */
+export async function currentRoleAccountIds(session: Pick<Session, 'all'>): Promise<string[]> {
+  const rows = await session.all<{ account_id: string }>(
+    `SELECT DISTINCT account_id::VARCHAR AS account_id FROM (
+       SELECT account_id FROM current_venue_roles UNION ALL SELECT account_id FROM current_project_roles)
+     WHERE account_id IS NOT NULL ORDER BY 1`,
+  );
+  return rows.map((row) => row.account_id);
+}

@@ -1,0 +1,210 @@
+import type { DuckDBConnection, DuckDBInstance, DuckDBValue } from '@duckdb/node-api';
+import { EtlError } from '../errors/index.js';
+import type { SliceCommit } from './slice-commit.js';
+import type { MigrationStep } from './migrations.js';
+import { Mutex } from './mutex.js';
+import { sessionOf, type Row, type Session } from './session.js';
+import { writeFailed } from './errors.js';
+import { pauseBeforeCommit } from './test-hooks.js';
+import { releaseInstance } from './instances.js';
+import { commitSlicesIn, type CommitSlicesResult } from './commit-slices.js';
+import { applyCursorMoves, readCursors, type CursorMoveRequest, type CursorRow } from './cursors.js';
+import { finishRun, markAbandonedRuns, readRuns, startRun, type RunRow, type RunTotals } from './runs.js';
+import { readSyncErrors, recordSyncErrors, type SyncErrorRecord, type SyncErrorRow } from './sync-errors.js';
+import { applyRolesSnapshot, currentRoleAccountIds, type RoleKind, type RoleRow, type RolesOutcome } from './roles.js';
+import { upsertAccounts, type AccountRow, type AccountsOutcome } from './accounts.js';
+import {
+  doneSliceKeys,
+  finishBackfill,
+  openBackfill,
+  planBackfillSlices,
+  resetBackfill,
+  type BackfillSlicePlan,
+  type BackfillState,
+} from './backfills.js';
+
+export interface OpenBackfillOptions {
+  /** Defaults to backfillId(command, params). */
+  readonly backfillId?: string;
+  readonly slices?: readonly BackfillSlicePlan[];
+}
+
+/** Bookkeeping a snapshot write can carry, committed in the same transaction. */
+export interface SnapshotOptions {
+  readonly cursor?: CursorMoveRequest;
+}
+
+/**
+ * An open warehouse file. Writes are serialized on one connection (a connection has one
+ * transaction at a time), reads use their own connection and see committed data only.
+ * Open with `openWarehouse`.
+ */
+export class Warehouse {
+  private readonly mutex = new Mutex();
+  private reader: Promise<DuckDBConnection> | undefined;
+  private closed = false;
+
+  constructor(
+    /** The path as configured (for messages). */
+    readonly path: string,
+    /** The resolved path (the instance registry's key). */
+    private readonly absolutePath: string,
+    readonly readOnly: boolean,
+    private readonly instance: DuckDBInstance,
+    private readonly writer: DuckDBConnection,
+    /** One result per known migration: applied at this open, or already there. */
+    readonly migrations: readonly MigrationStep[],
+  ) {}
+
+  /** A read-only query on committed data; rows as JSON-safe objects. */
+  async query<T extends Row = Row>(sql: string, params?: readonly DuckDBValue[]): Promise<T[]> {
+    this.assertOpen();
+    if (this.readOnly) return sessionOf(this.writer).all<T>(sql, params);
+    this.reader ??= this.instance.connect();
+    return sessionOf(await this.reader).all<T>(sql, params);
+  }
+
+  /**
+   * Runs `work` in one transaction on the writing connection, after every earlier write of
+   * this process: all of it commits, or none (the error is rethrown as an EtlError).
+   * Do not call other write methods of this Warehouse from inside `work` (they would wait
+   * for it): use the functions that take a Session.
+   */
+  async transaction<T>(work: (session: Session) => Promise<T>, what = 'warehouse write'): Promise<T> {
+    this.assertWritable();
+    return this.mutex.run(async () => {
+      const session = sessionOf(this.writer);
+      await this.writer.run('BEGIN TRANSACTION');
+      try {
+        const result = await work(session);
+        await pauseBeforeCommit();
+        await this.writer.run('COMMIT');
+        return result;
+      } catch (error) {
+        // After a failed COMMIT DuckDB has already rolled back; ROLLBACK then just complains.
+        await this.writer.run('ROLLBACK').catch(() => undefined);
+        throw writeFailed(what, error);
+      }
+    });
+  }
+
+  /**
+   * Commits a group of slices in ONE transaction: per slice, the window's rows replace what
+   * the warehouse held (only windows whose rows changed are rewritten), the cursor moves, the
+   * backfill slice is marked done.
+   */
+  commitSlices(runId: string, commits: readonly SliceCommit[]): Promise<CommitSlicesResult> {
+    return this.transaction((session) => commitSlicesIn(session, runId, commits), `committing ${commits.length} slice(s)`);
+  }
+
+  readCursors(stream?: string): Promise<CursorRow[]> {
+    return readCursors(this.readSession(), stream);
+  }
+
+  /** Moves cursors outside a slice commit (e.g. a stream with nothing to load). */
+  moveCursors(runId: string, moves: readonly CursorMoveRequest[]): Promise<number> {
+    return this.transaction((session) => applyCursorMoves(session, runId, moves), 'moving cursors');
+  }
+
+  startRun(job: string, detail: Readonly<Record<string, unknown>> = {}): Promise<string> {
+    return this.transaction((session) => startRun(session, job, detail), 'starting a run');
+  }
+
+  finishRun(runId: string, totals: RunTotals): Promise<void> {
+    return this.transaction((session) => finishRun(session, runId, totals), 'finishing a run');
+  }
+
+  /** Flags runs left 'running' by a dead process as failed; returns their ids. */
+  markAbandonedRuns(): Promise<string[]> {
+    return this.transaction((session) => markAbandonedRuns(session), 'marking abandoned runs');
+  }
+
+  readRuns(limit?: number): Promise<RunRow[]> {
+    return readRuns(this.readSession(), limit);
+  }
+
+  recordSyncErrors(runId: string, errors: readonly SyncErrorRecord[]): Promise<void> {
+    return this.transaction((session) => recordSyncErrors(session, runId, errors), 'recording failed slices');
+  }
+
+  readSyncErrors(runId?: string): Promise<SyncErrorRow[]> {
+    return readSyncErrors(this.readSession(), runId);
+  }
+
+  applyRolesSnapshot(
+    kind: RoleKind,
+    scopeId: string,
+    roles: readonly RoleRow[],
+    runId: string,
+    at: Date,
+    options: SnapshotOptions = {},
+  ): Promise<RolesOutcome> {
+    return this.transaction(async (session) => {
+      const outcome = await applyRolesSnapshot(session, kind, scopeId, roles, runId, at);
+      if (options.cursor) await applyCursorMoves(session, runId, [options.cursor]);
+      return outcome;
+    }, `versioning ${kind} roles`);
+  }
+
+  /** Account ids the current venue and project roles point to (whose accounts to fetch). */
+  currentRoleAccountIds(): Promise<string[]> {
+    return currentRoleAccountIds(this.readSession());
+  }
+
+  upsertAccounts(rows: readonly AccountRow[], runId: string, at: Date, options: SnapshotOptions = {}): Promise<AccountsOutcome> {
+    return this.transaction(async (session) => {
+      const outcome = await upsertAccounts(session, rows, runId, at);
+      if (options.cursor) await applyCursorMoves(session, runId, [options.cursor]);
+      return outcome;
+    }, 'upserting accounts');
+  }
+
+  /**
+   * Finds (to resume) or records the backfill of (command, params), under `options.backfillId`
+   * or an id derived from them; `options.slices` records the plan as pending slices.
+   */
+  openBackfill(command: string, params: unknown, options: OpenBackfillOptions = {}): Promise<BackfillState> {
+    return this.transaction(async (session) => {
+      const state = await openBackfill(session, command, params, options.backfillId);
+      await planBackfillSlices(session, state.backfillId, options.slices ?? []);
+      return state;
+    }, 'opening a backfill');
+  }
+
+  resetBackfill(backfillId: string): Promise<void> {
+    return this.transaction((session) => resetBackfill(session, backfillId), 'resetting a backfill');
+  }
+
+  backfillDoneSlices(backfillId: string): Promise<Set<string>> {
+    return doneSliceKeys(this.readSession(), backfillId);
+  }
+
+  finishBackfill(backfillId: string): Promise<void> {
+    return this.transaction((session) => finishBackfill(session, backfillId), 'finishing a backfill');
+  }
+
+  /** Waits for pending writes, then closes; the file lock is released with the last user. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.mutex.run(async () => undefined);
+    if (this.reader) (await this.reader).closeSync();
+    this.writer.closeSync();
+    await releaseInstance(this.absolutePath);
+  }
+
+  private readSession(): Pick<Session, 'all'> {
+    return { all: (sql, params) => this.query(sql, params) };
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new EtlError('VENUE_WAREHOUSE_CLOSED', `the warehouse ${this.path} is closed`);
+  }
+
+  private assertWritable(): void {
+    this.assertOpen();
+    if (this.readOnly) {
+      throw new EtlError('VENUE_WAREHOUSE_READ_ONLY', `the warehouse ${this.path} was opened read-only`);
+    }
+  }
+}

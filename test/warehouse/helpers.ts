@@ -1,0 +1,94 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { SeriesColumns, SummaryColumns } from '../../src/normalize/columns.js';
+import type { SliceCommit } from '../../src/warehouse/index.js';
+
+export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+
+export function tempDir(): { dir: string; cleanup: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), 'venue-etl-'));
+  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+export const VENUE_A = '6f1c1a52-0000-4000-8000-00000000000a';
+export const VENUE_B = '6f1c1a52-0000-4000-8000-00000000000b';
+export const PROJECT = '6f1c1a52-0000-4000-8000-0000000000ff';
+
+export const ms = (iso: string): number => Date.parse(iso);
+
+/** Series columns from readable rows: [metric, granularity, ISO ts, value]. */
+export function series(
+  venueId: string,
+  stream: string,
+  rows: readonly (readonly [string, 'hour' | 'day', string, number | null])[],
+): SeriesColumns {
+  return {
+    venueId,
+    stream,
+    metric: rows.map((r) => r[0]),
+    granularity: rows.map((r) => r[1]),
+    tsMs: rows.map((r) => ms(r[2])),
+    value: rows.map((r) => r[3]),
+  };
+}
+
+/** Summary columns from readable rows: [venue, metric, start, end, value]. */
+export function summaries(
+  stream: string,
+  rows: readonly (readonly [string, string, string, string, number | null])[],
+): SummaryColumns {
+  return {
+    stream,
+    venueId: rows.map((r) => r[0]),
+    metric: rows.map((r) => r[1]),
+    periodStart: rows.map((r) => r[2]),
+    periodEnd: rows.map((r) => r[3]),
+    value: rows.map((r) => r[4]),
+  };
+}
+
+export function seriesSlice(
+  venueId: string,
+  stream: string,
+  windowFrom: string,
+  windowTo: string,
+  rows: Parameters<typeof series>[2],
+  extra: Partial<SliceCommit> = {},
+): SliceCommit {
+  return { stream, scopeId: venueId, windowFrom, windowTo, series: series(venueId, stream, rows), ...extra };
+}
+
+/**
+ * Compiles src/warehouse (and what it imports) to plain JS for child processes, which cannot
+ * load TypeScript. The output sits under node_modules/.cache so that @duckdb/node-api and the
+ * sql/ folder resolve exactly as from the source tree.
+ */
+export function compileWarehouseForChild(): { entry: string; cleanup: () => void } {
+  const cacheDir = join(repoRoot, 'node_modules', '.cache');
+  mkdirSync(cacheDir, { recursive: true });
+  const outDir = mkdtempSync(join(cacheDir, 'venue-etl-warehouse-'));
+  execFileSync(
+    process.execPath,
+    [
+      join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc'),
+      '--ignoreConfig',
+      join(repoRoot, 'src', 'warehouse', 'index.ts'),
+      '--outDir', outDir,
+      '--rootDir', repoRoot,
+      '--module', 'nodenext',
+      '--moduleResolution', 'nodenext',
+      '--target', 'es2023',
+      '--types', 'node',
+      '--skipLibCheck',
+    ],
+    { cwd: repoRoot, stdio: 'pipe' },
+  );
+  writeFileSync(join(outDir, 'package.json'), '{ "type": "module" }\n');
+  return {
+    entry: join(outDir, 'src', 'warehouse', 'index.js'),
+    cleanup: () => rmSync(outDir, { recursive: true, force: true }),
+  };
+}
