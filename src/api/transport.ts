@@ -1,4 +1,5 @@
 import { Agent } from 'undici';
+import { startDeadline } from './deadline.js';
 import { ApiError, ApiErrorCode } from './errors.js';
 import { abortedError } from './retry-policy.js';
 
@@ -42,17 +43,18 @@ export function createTransport(options: TransportOptions): Transport {
 
   return {
     async get(url, request, callerSignal) {
-      const deadline = AbortSignal.timeout(timeoutMs);
-      const signal = callerSignal ? AbortSignal.any([callerSignal, deadline]) : deadline;
+      const deadline = startDeadline(timeoutMs, callerSignal);
       let phase: Phase = 'headers';
       try {
-        const response = await agent.request({ origin: url.origin, path: `${url.pathname}${url.search}`, method: 'GET', headers, signal });
+        const response = await agent.request({ origin: url.origin, path: `${url.pathname}${url.search}`, method: 'GET', headers, signal: deadline.signal });
         phase = 'body';
         // The signal stays attached while the body streams, so the deadline covers reading it.
         const body = await response.body.bytes();
         return { status: response.statusCode, retryAfter: response.headers['retry-after'], text: decoder.decode(body), bytes: body.byteLength };
       } catch (error) {
-        throw transportError(error, phase, request, callerSignal, deadline, timeoutMs);
+        throw transportError(error, phase, request, callerSignal, deadline.expired, timeoutMs);
+      } finally {
+        deadline.dispose();
       }
     },
     close: () => agent.close(),
@@ -66,13 +68,13 @@ function transportError(
   phase: Phase,
   request: string,
   callerSignal: AbortSignal | undefined,
-  deadline: AbortSignal,
+  expired: boolean,
   timeoutMs: number,
 ): ApiError {
   if (callerSignal?.aborted) return abortedError(request, callerSignal.reason);
   const own = (error as { code?: unknown } | undefined)?.code;
   const code = typeof own === 'string' ? own : undefined;
-  if (deadline.aborted || (code !== undefined && TIMEOUT_CODES.has(code))) {
+  if (expired || (code !== undefined && TIMEOUT_CODES.has(code))) {
     return new ApiError(ApiErrorCode.timeout, `${request} did not complete within ${timeoutMs} ms (api.timeoutMs)`, {
       retriable: true,
       request,

@@ -23,7 +23,7 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export type Handler = (req: IncomingMessage, res: ServerResponse, index: number) => void | Promise<void>;
+export type Handler = (req: IncomingMessage, res: ServerResponse, index: number) => unknown;
 
 /** A real HTTP server on 127.0.0.1, port 0; the handler gets the 0-based index of the request. */
 export async function startServer(handler: Handler): Promise<TestServer> {

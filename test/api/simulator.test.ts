@@ -32,7 +32,7 @@ it('pages through the simulator\'s venue roles and looks up their accounts', asy
     for (const role of page.data) {
       ids.push(role.id);
       const account = role.relationships?.account?.data;
-      if (account && !Array.isArray(account)) accountIds.push(account.id);
+      if (account && 'id' in account) accountIds.push(account.id);
     }
   }
   expect(ids).toEqual(expected);
