@@ -1,0 +1,103 @@
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openWarehouse, type AccountRow, type RoleRow, type Warehouse } from '../../src/warehouse/index.js';
+import { PROJECT, tempDir, VENUE_A } from './helpers.js';
+
+let warehouse: Warehouse;
+let cleanup: () => void;
+beforeEach(async () => {
+  const temp = tempDir();
+  cleanup = temp.cleanup;
+  warehouse = await openWarehouse(join(temp.dir, 'w.duckdb'));
+});
+afterEach(async () => {
+  await warehouse.close();
+  cleanup();
+});
+
+const ROLE_1 = '00000000-0000-4000-8000-000000000001';
+const ROLE_2 = '00000000-0000-4000-8000-000000000002';
+const ACCOUNT_1 = '00000000-0000-4000-8000-0000000000a1';
+const ACCOUNT_2 = '00000000-0000-4000-8000-0000000000a2';
+const T1 = new Date('2026-01-01T02:15:00Z');
+const T2 = new Date('2026-01-02T02:15:00Z');
+const T3 = new Date('2026-01-03T02:15:00Z');
+
+const owner: RoleRow = { roleId: ROLE_1, accountId: ACCOUNT_1, name: 'owner', inheritedFrom: 'project-roles', permissions: ['venues.read', 'basic_data.read'] };
+const reader: RoleRow = { roleId: ROLE_2, accountId: ACCOUNT_2, name: 'reader', inheritedFrom: null, permissions: ['venues.read'] };
+
+async function versions(table = 'venue_roles'): Promise<string[]> {
+  const rows = await warehouse.query<{ r: string }>(
+    `SELECT concat_ws(' ', right(role_id::VARCHAR, 1), name, array_to_string(permissions, ','),
+       strftime(valid_from, '%d'), coalesce(strftime(valid_to, '%d'), 'open'), run_id) AS r
+     FROM ${table} ORDER BY role_id, valid_from`,
+  );
+  return rows.map((row) => row.r);
+}
+
+describe('roles', () => {
+  it('opens new roles, keeps unchanged ones, versions changes, closes removed ones', async () => {
+    expect(await warehouse.applyRolesSnapshot('venue', VENUE_A, [owner, reader], 'run-1', T1)).toEqual({ opened: 2, closed: 0, unchanged: 0 });
+    // Same snapshot again (permissions reordered): nothing changes.
+    const same = await warehouse.applyRolesSnapshot('venue', VENUE_A, [reader, { ...owner, permissions: [...owner.permissions].reverse() }], 'run-2', T2);
+    expect(same).toEqual({ opened: 0, closed: 0, unchanged: 2 });
+    expect(await versions()).toEqual(['1 owner basic_data.read,venues.read 01 open run-1', '2 reader venues.read 01 open run-1']);
+
+    // Reader gains a permission; owner disappears.
+    const changed = await warehouse.applyRolesSnapshot('venue', VENUE_A, [{ ...reader, permissions: ['venues.read', 'venues.list'] }], 'run-3', T3);
+    expect(changed).toEqual({ opened: 1, closed: 2, unchanged: 0 });
+    expect(await versions()).toEqual([
+      '1 owner basic_data.read,venues.read 01 03 run-1',
+      '2 reader venues.read 01 03 run-1',
+      '2 reader venues.list,venues.read 03 open run-3',
+    ]);
+    const current = await warehouse.query('SELECT role_id::VARCHAR AS role_id, inherited_from FROM current_venue_roles');
+    expect(current).toEqual([{ role_id: ROLE_2, inherited_from: null }]);
+    expect(await warehouse.currentRoleAccountIds()).toEqual([ACCOUNT_2]);
+  });
+
+  it('versions project roles and moves the snapshot cursor in the same transaction', async () => {
+    await warehouse.applyRolesSnapshot('project', PROJECT, [owner], 'run-1', T1, {
+      cursor: { stream: 'project-roles', scopeId: PROJECT, move: { mode: 'advance', date: '2026-01-01' } },
+    });
+    await warehouse.applyRolesSnapshot('project', PROJECT, [{ ...owner, accountId: ACCOUNT_2 }], 'run-2', T2);
+    expect(await versions('project_roles')).toEqual([
+      '1 owner basic_data.read,venues.read 01 02 run-1',
+      '1 owner basic_data.read,venues.read 02 open run-2',
+    ]);
+    expect((await warehouse.readCursors('project-roles'))[0]).toMatchObject({ scopeId: PROJECT, cursorDate: '2026-01-01' });
+  });
+});
+
+describe('accounts', () => {
+  const account: AccountRow = {
+    accountId: ACCOUNT_1, email: 'a@example.com', fullName: 'Ada', confirmedAt: '2025-06-01T10:00:00+00:00',
+    language: 'en', rolesNames: ['STANDARD'], tags: [], createdById: null, isMe: true,
+  };
+
+  async function rows() {
+    return warehouse.query(
+      `SELECT account_id::VARCHAR AS id, email, is_me, roles_names, tags::VARCHAR AS tags, confirmed_at::VARCHAR AS confirmed_at,
+         strftime(first_seen_at, '%d') AS first_seen, strftime(last_seen_at, '%d') AS last_seen, run_id
+       FROM accounts ORDER BY account_id`,
+    );
+  }
+
+  it('inserts, updates changed attributes, keeps first_seen_at, refreshes last_seen_at', async () => {
+    expect(await warehouse.upsertAccounts([account], 'run-1', T1)).toEqual({ inserted: 1, updated: 0, unchanged: 0 });
+    // Seen again in an id lookup (isMe false there): unchanged, still me.
+    expect(await warehouse.upsertAccounts([{ ...account, isMe: false }], 'run-2', T2)).toEqual({ inserted: 0, updated: 0, unchanged: 1 });
+    expect(await rows()).toEqual([
+      { id: ACCOUNT_1, email: 'a@example.com', is_me: true, roles_names: ['STANDARD'], tags: '[]', confirmed_at: '2025-06-01 10:00:00+00', first_seen: '01', last_seen: '02', run_id: 'run-1' },
+    ]);
+    const other: AccountRow = { ...account, accountId: ACCOUNT_2, email: 'b@example.com', isMe: false };
+    expect(await warehouse.upsertAccounts([{ ...account, rolesNames: ['ADMIN'] }, other], 'run-3', T3)).toEqual({ inserted: 1, updated: 1, unchanged: 0 });
+    expect(await rows()).toEqual([
+      { id: ACCOUNT_1, email: 'a@example.com', is_me: true, roles_names: ['ADMIN'], tags: '[]', confirmed_at: '2025-06-01 10:00:00+00', first_seen: '01', last_seen: '03', run_id: 'run-3' },
+      { id: ACCOUNT_2, email: 'b@example.com', is_me: false, roles_names: ['STANDARD'], tags: '[]', confirmed_at: '2025-06-01 10:00:00+00', first_seen: '03', last_seen: '03', run_id: 'run-3' },
+    ]);
+    // The token now belongs to the other account: one `me` only.
+    await warehouse.upsertAccounts([{ ...other, isMe: true }], 'run-4', T3);
+    expect((await rows()).map((r) => r.is_me)).toEqual([false, true]);
+  });
+});
