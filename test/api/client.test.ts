@@ -1,18 +1,9 @@
 import { readFileSync } from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ApiErrorCode, isListDocument } from '../../src/api/index.js';
-import { captureLog, delay, listDocument, rejectionOf, resource, sendJson, singleDocument, startServer, testClient, TOKEN, type Handler, type TestServer } from './helpers.js';
+import { captureLog, delay, listDocument, rejectionOf, resource, sendJson, serverPerTest, singleDocument, testClient, TOKEN, type Handler } from './helpers.js';
 
-const servers: TestServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
-
-async function serve(handler: Handler): Promise<TestServer> {
-  const server = await startServer(handler);
-  servers.push(server);
-  return server;
-}
+const serve = serverPerTest();
 
 const ok: Handler = (_req, res) => sendJson(res, 200, singleDocument());
 

@@ -1,21 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ApiErrorCode } from '../../src/api/index.js';
 import { fetchAccounts, planBatches } from '../../src/extract/fetch-accounts.js';
-import { listDocument, rejectionOf, resource, sendJson, startServer, testClient, type TestServer } from './helpers.js';
+import { listDocument, rejectionOf, resource, sendJson, serverPerTest, testClient, type TestServer } from './helpers.js';
 
-let server: TestServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const serve = serverPerTest();
 
 const ME = '00000000-0000-4000-8000-000000000001';
 
 /** An accounts API that knows `known` ids and pages its filtered lists by page[size]. */
 async function accountsApi(known: ReadonlySet<string>, options: { failFilter?: number } = {}): Promise<TestServer> {
-  server = await startServer((req, res) => {
-    const url = new URL(req.url ?? '/', api.url);
+  const api = await serve((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://api.test');
     if (url.pathname === '/accounts/filtered-accounts/me/') {
       return sendJson(res, 200, { data: resource(ME, 'accounts', { email: 'me@example.com' }), jsonapi: { version: '1.0' } });
     }
@@ -28,9 +24,9 @@ async function accountsApi(known: ReadonlySet<string>, options: { failFilter?: n
     const slice = ids.slice((number - 1) * size, number * size);
     const next = number * size < ids.length ? new URL(url) : undefined;
     next?.searchParams.set('page[number]', String(number + 1));
-    sendJson(res, 200, listDocument(slice.map((id) => resource(id)), { next: next ? next.href : null }));
+    const link = next ? `${api.url}${next.pathname}${next.search}` : null;
+    sendJson(res, 200, listDocument(slice.map((id) => resource(id)), { next: link }));
   });
-  const api = server;
   return api;
 }
 

@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import pino from 'pino';
+import { afterEach } from 'vitest';
 import { createApiClient, type ApiClient, type ApiClientOptions } from '../../src/api/index.js';
 import type { Logger } from '../../src/log/index.js';
 
@@ -59,6 +60,19 @@ export async function startServer(handler: Handler): Promise<TestServer> {
         server.closeAllConnections();
         server.close(() => resolve());
       }),
+  };
+}
+
+/** `serve(handler)` for one test file: every server it starts is closed after each test. */
+export function serverPerTest(): (handler: Handler) => Promise<TestServer> {
+  const servers: TestServer[] = [];
+  afterEach(async () => {
+    await Promise.all(servers.splice(0).map((server) => server.close()));
+  });
+  return async (handler) => {
+    const server = await startServer(handler);
+    servers.push(server);
+    return server;
   };
 }
 

@@ -1,17 +1,8 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ApiErrorCode, type ApiClient, type JsonApiListDocument } from '../../src/api/index.js';
-import { listDocument, rejectionOf, resource, sendJson, singleDocument, startServer, testClient, type Handler, type TestServer } from './helpers.js';
+import { listDocument, rejectionOf, resource, sendJson, serverPerTest, singleDocument, testClient, type Handler } from './helpers.js';
 
-const servers: TestServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
-
-async function serve(handler: Handler): Promise<TestServer> {
-  const server = await startServer(handler);
-  servers.push(server);
-  return server;
-}
+const serve = serverPerTest();
 
 async function collect(client: ApiClient, path: string, pageSize: number): Promise<JsonApiListDocument[]> {
   const pages: JsonApiListDocument[] = [];

@@ -1,17 +1,8 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ApiErrorCode } from '../../src/api/index.js';
-import { rejectionOf, sendJson, singleDocument, startServer, testClient, type Handler, type TestServer } from './helpers.js';
+import { rejectionOf, sendJson, serverPerTest, singleDocument, startServer, testClient, type Handler } from './helpers.js';
 
-let server: TestServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
-
-async function serve(handler: Handler): Promise<TestServer> {
-  server = await startServer(handler);
-  return server;
-}
+const serve = serverPerTest();
 
 /** Answers the i-th request with `statuses[i]` (an empty 2xx document after the list ends). */
 function sequence(statuses: readonly number[], headers: Record<string, string> = {}): Handler {

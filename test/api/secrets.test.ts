@@ -1,11 +1,8 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ApiErrorCode } from '../../src/api/index.js';
-import { captureLog, listDocument, rejectionOf, resource, sendJson, singleDocument, startServer, testClient, TOKEN, type TestServer } from './helpers.js';
+import { captureLog, listDocument, rejectionOf, resource, sendJson, serverPerTest, singleDocument, testClient, TOKEN } from './helpers.js';
 
-const servers: TestServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
+const serve = serverPerTest();
 
 /** Message, hint, details and every cause down the chain, as a person or a log would see them. */
 function everythingShown(error: unknown): string {
@@ -19,8 +16,8 @@ function everythingShown(error: unknown): string {
 describe('the token', () => {
   it('never appears in log lines or error messages, even when the server echoes it', async () => {
     const echo = `invalid token ${TOKEN}`;
-    const other = await startServer((_req, res) => sendJson(res, 200, listDocument([])));
-    const api = await startServer((req, res) => {
+    const other = await serve((_req, res) => sendJson(res, 200, listDocument([])));
+    const api = await serve((req, res) => {
       switch (new URL(req.url ?? '/', 'http://x').pathname) {
         case '/ok/': return sendJson(res, 200, singleDocument());
         case '/denied/': return sendJson(res, 401, { errors: [{ title: 'Unauthorized', detail: echo }] });
@@ -31,7 +28,6 @@ describe('the token', () => {
         default: return sendJson(res, 404, { errors: [{ detail: echo }] });
       }
     });
-    servers.push(api, other);
     const log = captureLog('debug');
     const client = testClient(api.url, { logger: log.logger, maxRetries: 1 });
 

@@ -1,18 +1,9 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createThrottle, type ThrottleSlot } from '../../src/api/index.js';
 import { createTokenBucket } from '../../src/api/token-bucket.js';
-import { delay, sendJson, singleDocument, startServer, testClient, type Handler, type TestServer } from './helpers.js';
+import { delay, sendJson, serverPerTest, singleDocument, testClient } from './helpers.js';
 
-const servers: TestServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
-
-async function serve(handler: Handler): Promise<TestServer> {
-  const server = await startServer(handler);
-  servers.push(server);
-  return server;
-}
+const serve = serverPerTest();
 
 describe('concurrency', () => {
   it('never has more requests in flight at the server than configured', async () => {
