@@ -87,6 +87,9 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     maxRetryAfterMs: options.maxRetryAfterMs,
   };
   const maxPages = options.maxPages ?? DEFAULT_MAX_PAGES;
+  // A refused token stays refused for the whole run: after the first 401/403, later calls fail
+  // without sending, so a run over hundreds of slices does not hammer the API with a bad token.
+  let refusedToken: ApiError | undefined;
 
   function resolve(pathOrUrl: string): URL {
     const absolute = /^[a-z][a-z\d+.-]*:/i.test(pathOrUrl);
@@ -143,6 +146,11 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   async function fetchBody(url: URL, context: RequestContext): Promise<unknown> {
     const { stream, signal } = context;
     const request = `GET ${pathOf(url)}`;
+    if (refusedToken) {
+      stats.add(stream, 'failures');
+      const { message, status, hint } = refusedToken;
+      throw new ApiError(ApiErrorCode.auth, message, { retriable: false, request, status, hint, cause: refusedToken });
+    }
     try {
       return await withRetries(policy, request, (attemptNumber) => throttle.run((slot) => attempt(url, request, attemptNumber, slot, context), signal), {
         signal,
@@ -154,6 +162,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       });
     } catch (error) {
       stats.add(stream, 'failures');
+      if (isApiError(error) && error.code === ApiErrorCode.auth) refusedToken ??= error;
       // Aborted while waiting for a slot or a token: the signal's own error, made a coded one.
       if (!isApiError(error) && signal?.aborted) throw abortedError(request, signal.reason);
       throw error;

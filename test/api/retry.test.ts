@@ -162,6 +162,10 @@ describe('errors that are not retried', () => {
     expect(error.code).toBe(ApiErrorCode.auth);
     expect(error.message).toContain('the API refused the token (401). Check api.token / VENUE_API_TOKEN.');
     expect(error.details).toMatchObject({ status: 401, retriable: false });
+    // The token will not become valid mid-run: later calls fail without a request.
+    const later = await rejectionOf(client.getDocument('/analytics/venue-users-summary/v1/'));
+    expect(later).toMatchObject({ code: ApiErrorCode.auth, message: error.message });
+    expect(api.requests).toHaveLength(1);
     await client.close();
   });
 

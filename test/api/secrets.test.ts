@@ -33,7 +33,6 @@ describe('the token', () => {
 
     await client.getDocument('/ok/');
     const errors = [
-      await rejectionOf(client.getDocument('/denied/')),
       await rejectionOf(client.getDocument('/bad/')),
       await rejectionOf(client.getDocument('/down/')),
       await rejectionOf(client.getDocument('/html/')),
@@ -41,18 +40,20 @@ describe('the token', () => {
       await rejectionOf((async () => {
         for await (const _page of client.paginate('/foreign/', { pageSize: 1 })) { /* drain */ }
       })()),
+      // Last: after a refused token the client sends nothing more.
+      await rejectionOf(client.getDocument('/denied/')),
     ];
     client.logSummary();
     expect(errors.map((error) => error.code)).toEqual([
-      ApiErrorCode.auth,
       ApiErrorCode.badRequest,
       ApiErrorCode.retriesExhausted,
       ApiErrorCode.retriesExhausted,
       ApiErrorCode.notFound,
       ApiErrorCode.foreignLink,
+      ApiErrorCode.auth,
     ]);
     // The server's own words are kept, only the credential is masked.
-    expect(errors[0]!.message).toContain('invalid token ***');
+    expect(errors.at(-1)!.message).toContain('invalid token ***');
     for (const error of errors) expect(everythingShown(error)).not.toContain(TOKEN);
     expect(log.lines().length).toBeGreaterThan(5);
     expect(log.text()).not.toContain(TOKEN);
