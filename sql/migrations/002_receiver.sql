@@ -5,7 +5,7 @@
 -- and a random part and are never reused, so the name alone is the key. A row outlives its
 -- file only when the process died between deleting the file and this row (harmless).
 CREATE TABLE receiver_journal_progress (
-  segment    VARCHAR PRIMARY KEY,         -- journal file name, e.g. 000001763700000000-1a2b3c4d.journal
+  segment    VARCHAR PRIMARY KEY,         -- journal file name, e.g. 001763700000000-1a2b3c4d.journal
   merged_to  BIGINT      NOT NULL,        -- byte offset just after the last merged record
   updated_at TIMESTAMPTZ NOT NULL
 );

@@ -1,0 +1,42 @@
+import { randomBytes } from 'node:crypto';
+import { open, readdir } from 'node:fs/promises';
+
+/**
+ * Segment files are named `<epoch ms, 15 digits>-<8 hex>.journal`: names sort in creation order
+ * and are never reused, so merge progress can be keyed by name alone. The newest segment is
+ * the one a running receiver appends to; every older one is sealed.
+ */
+const SEGMENT_NAME = /^(\d{15})-[0-9a-f]{8}\.journal$/;
+
+export function isSegmentName(name: string): boolean {
+  return SEGMENT_NAME.test(name);
+}
+
+/** Segment names in `dir`, oldest first; none when the folder does not exist. */
+export async function listSegments(dir: string): Promise<string[]> {
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+  return names.filter(isSegmentName).sort();
+}
+
+/** A name that sorts after every existing one, even when the clock went backwards. */
+export function nextSegmentName(existing: readonly string[], nowMs: number): string {
+  const newest = existing.length === 0 ? 0 : Number(SEGMENT_NAME.exec(existing[existing.length - 1])?.[1] ?? 0);
+  const ms = Math.max(nowMs, newest + 1);
+  return `${String(ms).padStart(15, '0')}-${randomBytes(4).toString('hex')}.journal`;
+}
+
+/** Makes a created, renamed or deleted entry durable (the file's own fsync does not). */
+export async function fsyncDir(dir: string): Promise<void> {
+  const handle = await open(dir, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}

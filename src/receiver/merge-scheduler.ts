@@ -1,0 +1,101 @@
+import type { Logger } from '../log/index.js';
+import { mergeJournal } from './merge-journal.js';
+import { emptyMergeResult, type MergeResult } from './merge-result.js';
+import { isWarehouseLocked, type WarehouseAccess } from './warehouse-access.js';
+
+export interface MergeSchedulerOptions {
+  readonly journalDir: string;
+  readonly access: WarehouseAccess;
+  /** Pause between merges while there is something to merge; 0 = only on `mergeNow`. */
+  readonly intervalMs: number;
+  readonly logger: Logger;
+  /** The writer's current segment (kept even when a merge runs in between rotations). */
+  readonly activeSegment: () => string | undefined;
+}
+
+/**
+ * Runs merges one at a time: every `intervalMs` while the journal may hold unmerged events
+ * (at start, after an accepted event, after a merge that could not finish), and on demand.
+ * A locked warehouse is normal (a sync in another process): the events stay in the journal
+ * and the next tick tries again. The warehouse is touched only when there is work, so an idle
+ * receiver does not take the write lock every interval.
+ */
+export class MergeScheduler {
+  private dirty = true;
+  private running: Promise<MergeResult> | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private stopped = false;
+  private lockedSince: number | undefined;
+  readonly totals = { inserted: 0, duplicates: 0, merges: 0, lockedRetries: 0 };
+  last: MergeResult | undefined;
+
+  constructor(private readonly options: MergeSchedulerOptions) {}
+
+  start(): void {
+    this.schedule();
+  }
+
+  /** New events are in the journal. */
+  markDirty(): void {
+    this.dirty = true;
+  }
+
+  /** Merges now (after a merge already running), so everything acknowledged before the call is included. */
+  async mergeNow(): Promise<MergeResult> {
+    await this.running?.catch(() => undefined);
+    return this.runOnce();
+  }
+
+  /** No more ticks; waits for a running merge. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    await this.running?.catch(() => undefined);
+  }
+
+  private schedule(): void {
+    if (this.stopped || this.options.intervalMs <= 0) return;
+    this.timer = setTimeout(() => {
+      void (this.dirty && !this.running ? this.runOnce() : Promise.resolve()).finally(() => this.schedule());
+    }, this.options.intervalMs);
+    this.timer.unref();
+  }
+
+  private runOnce(): Promise<MergeResult> {
+    const run = this.merge().finally(() => {
+      if (this.running === run) this.running = undefined;
+    });
+    this.running = run;
+    return run;
+  }
+
+  private async merge(): Promise<MergeResult> {
+    const { logger } = this.options;
+    this.dirty = false;
+    let result: MergeResult;
+    try {
+      result = await this.options.access((warehouse) =>
+        mergeJournal(this.options.journalDir, warehouse, { logger, activeSegment: this.options.activeSegment() }),
+      );
+      if (this.lockedSince !== undefined) logger.info({ waitedMs: Date.now() - this.lockedSince }, 'warehouse free again; journal merged');
+      this.lockedSince = undefined;
+      this.totals.inserted += result.inserted;
+      this.totals.duplicates += result.duplicates;
+      this.totals.merges += 1;
+    } catch (error) {
+      this.dirty = true;
+      if (isWarehouseLocked(error)) {
+        this.totals.lockedRetries += 1;
+        // Once per episode at info: a sync holding the lock for minutes is expected.
+        if (this.lockedSince === undefined) logger.info({ err: error }, 'warehouse locked by another process; events stay in the journal until it is free');
+        this.lockedSince ??= Date.now();
+        result = emptyMergeResult('locked', error as Error);
+      } else {
+        logger.error({ err: error }, 'merging the journal into the warehouse failed; will retry');
+        result = emptyMergeResult('failed', error as Error);
+      }
+    }
+    this.last = result;
+    return result;
+  }
+}

@@ -1,0 +1,136 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { EtlError } from '../errors/index.js';
+import { registerSecret, type Logger } from '../log/index.js';
+import { openWarehouse } from '../warehouse/index.js';
+import { createIntakeHandler } from './intake-handler.js';
+import { JournalWriter } from './journal-writer.js';
+import type { MergeResult } from './merge-result.js';
+import { MergeScheduler } from './merge-scheduler.js';
+import { IntakeCounters, type ReceiverStats } from './receiver-stats.js';
+import { openForEachMerge, type OpenWarehouseForMerge, type WarehouseAccess } from './warehouse-access.js';
+
+export interface StartReceiverOptions {
+  readonly host: string;
+  /** 0 picks a free port (see `port` of the result). */
+  readonly port: number;
+  /** The complete expected `Authorization` header value (`receiver.authorization`). */
+  readonly authorization: string;
+  readonly maxBodyBytes: number;
+  readonly journalDir: string;
+  /** The warehouse to merge into, opened for each merge and closed right after. */
+  readonly warehousePath?: string;
+  /** How to open `warehousePath`; defaults to the warehouse layer's `openWarehouse`. */
+  readonly openWarehouse?: OpenWarehouseForMerge;
+  /** Instead of `warehousePath`: a warehouse this process already holds (see `sharedWarehouse`). */
+  readonly warehouse?: WarehouseAccess;
+  readonly logger: Logger;
+  /** Pause between merges while events wait; default 2000. 0: merge only on `mergeNow()`. */
+  readonly mergeIntervalMs?: number;
+  /** Journal segment size before rotation; default 64 MiB. */
+  readonly maxSegmentBytes?: number;
+}
+
+export interface RunningReceiver {
+  /** `http://host:port` (events go to `${url}/users/`). */
+  readonly url: string;
+  readonly port: number;
+  /** Stops accepting, lets in-flight requests finish, waits for a running merge, fsyncs and closes the journal. */
+  close(): Promise<void>;
+  /** Merges everything journaled so far; `status: 'locked'` while another process writes the warehouse. */
+  mergeNow(): Promise<MergeResult>;
+  readonly stats: ReceiverStats;
+}
+
+/**
+ * Starts the upsert event receiver (CONTRACT §5): HTTP intake into a durable journal, and a
+ * merge of the journal into the warehouse whenever the warehouse can be written.
+ */
+export async function startReceiver(options: StartReceiverOptions): Promise<RunningReceiver> {
+  const logger = options.logger.child({ component: 'receiver' });
+  registerSecret(options.authorization);
+  const access = warehouseAccessOf(options);
+  const journal = await JournalWriter.open({
+    dir: options.journalDir,
+    logger,
+    ...(options.maxSegmentBytes === undefined ? {} : { maxSegmentBytes: options.maxSegmentBytes }),
+  });
+  const scheduler = new MergeScheduler({
+    journalDir: options.journalDir,
+    access,
+    intervalMs: options.mergeIntervalMs ?? 2000,
+    logger,
+    activeSegment: () => journal.activeSegment,
+  });
+  const counters = new IntakeCounters();
+  const server = createServer(
+    { requestTimeout: 30_000, headersTimeout: 15_000 },
+    createIntakeHandler({
+      authorization: options.authorization,
+      maxBodyBytes: options.maxBodyBytes,
+      append: (body, receivedAtMs) => journal.append(body, receivedAtMs),
+      logger,
+      counters,
+      onAccepted: () => scheduler.markDirty(),
+    }),
+  );
+  try {
+    await listen(server, options.host, options.port);
+  } catch (error) {
+    await journal.close();
+    throw new EtlError('VENUE_RECEIVER_LISTEN', `cannot listen on ${options.host}:${options.port}: ${(error as Error).message}`, {
+      hint: 'pick another receiver.port, or stop the process that uses it',
+      cause: error,
+    });
+  }
+  const { port } = server.address() as AddressInfo;
+  const url = `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}`;
+  scheduler.start();
+  logger.info({ url, journalDir: options.journalDir, segment: journal.activeSegment }, 'event receiver listening');
+
+  let closing: Promise<void> | undefined;
+  return {
+    url,
+    port,
+    close: () =>
+      (closing ??= (async () => {
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        server.closeIdleConnections();
+        await closed;
+        await scheduler.stop();
+        await journal.close();
+        logger.info({ accepted: counters.accepted }, 'event receiver stopped');
+      })()),
+    mergeNow: () => scheduler.mergeNow(),
+    get stats(): ReceiverStats {
+      return {
+        requests: counters.requests,
+        accepted: counters.accepted,
+        statuses: { ...counters.statuses },
+        journal: journal.stats,
+        merged: { ...scheduler.totals },
+        lastMerge: scheduler.last,
+      };
+    },
+  };
+}
+
+function warehouseAccessOf(options: StartReceiverOptions): WarehouseAccess {
+  if (options.warehouse) return options.warehouse;
+  if (options.warehousePath === undefined) {
+    throw new EtlError('VENUE_RECEIVER_CONFIG', 'the receiver needs a warehouse to merge events into', {
+      hint: 'pass warehousePath (or a shared warehouse handle)',
+    });
+  }
+  return openForEachMerge(options.warehousePath, options.openWarehouse ?? ((path) => openWarehouse(path)));
+}
+
+function listen(server: Server, host: string, port: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+}

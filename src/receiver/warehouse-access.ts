@@ -1,0 +1,47 @@
+import { isEtlError } from '../errors/index.js';
+import type { Warehouse } from '../warehouse/index.js';
+
+/** All the merge needs from a warehouse: a write transaction. */
+export type MergeWarehouse = Pick<Warehouse, 'transaction'>;
+
+export interface ClosableWarehouse extends MergeWarehouse {
+  close(): Promise<void>;
+}
+
+/** Opens the warehouse for writing; throws VENUE_WAREHOUSE_LOCKED while another process writes it. */
+export type OpenWarehouseForMerge = (path: string) => Promise<ClosableWarehouse>;
+
+/**
+ * How a merge gets a writable warehouse and gives it back. The receiver on its own opens the
+ * file for each merge and closes it right after, so the write lock is free for a sync in
+ * another process between merges. A process that already holds the warehouse (the `serve`
+ * command: cron jobs write it too) lends its handle instead, behind its own mutex.
+ */
+export type WarehouseAccess = <T>(use: (warehouse: MergeWarehouse) => Promise<T>) => Promise<T>;
+
+export function openForEachMerge(path: string, open: OpenWarehouseForMerge): WarehouseAccess {
+  return async (use) => {
+    const warehouse = await open(path);
+    try {
+      return await use(warehouse);
+    } finally {
+      await warehouse.close();
+    }
+  };
+}
+
+/**
+ * Lends an open warehouse. `runExclusive` (e.g. a Mutex's `run`) serializes merges with the
+ * process's other writers or pauses them while a job runs; without it the Warehouse's own
+ * write queue orders the transactions.
+ */
+export function sharedWarehouse(
+  warehouse: MergeWarehouse,
+  runExclusive: <T>(section: () => Promise<T>) => Promise<T> = (section) => section(),
+): WarehouseAccess {
+  return (use) => runExclusive(() => use(warehouse));
+}
+
+export function isWarehouseLocked(error: unknown): boolean {
+  return isEtlError(error) && error.code === 'VENUE_WAREHOUSE_LOCKED';
+}

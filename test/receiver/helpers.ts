@@ -1,0 +1,195 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { Writable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import { createLogger, type Logger } from '../../src/log/index.js';
+import { openWarehouse } from '../../src/warehouse/index.js';
+
+export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+export const AUTH = 'Basic cmVjZWl2ZXI6czNjcmV0LXBhc3N3b3Jk';
+
+export function tempDir(): { dir: string; cleanup: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), 'venue-etl-receiver-'));
+  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** A logger whose NDJSON lines the test can read back (what the code really writes). */
+export function capturedLogger(level: 'debug' | 'info' = 'debug'): { logger: Logger; lines: () => string } {
+  let text = '';
+  const destination = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      text += chunk.toString('utf8');
+      done();
+    },
+  });
+  return { logger: createLogger({ level, destination, pretty: false }), lines: () => text };
+}
+
+export interface Answer {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+  readonly body: string;
+  json(): any;
+}
+
+export interface PostOptions {
+  readonly path?: string;
+  readonly method?: string;
+  readonly headers?: Readonly<Record<string, string | undefined>>;
+  /** Sent in chunks without Content-Length (chunked encoding). */
+  readonly chunks?: readonly Buffer[];
+}
+
+/** One request on a fresh connection, with full control over headers (node:http, no defaults added). */
+export function post(url: string, body: string | Buffer | undefined, options: PostOptions = {}): Promise<Answer> {
+  const target = new URL(options.path ?? '/users/', url);
+  return new Promise((resolvePromise, reject) => {
+    const headers: Record<string, string> = {};
+    for (const [key, value] of Object.entries(options.headers ?? { 'content-type': 'application/json', authorization: AUTH })) {
+      if (value !== undefined) headers[key] = value;
+    }
+    if (body !== undefined && !options.chunks) headers['content-length'] = String(Buffer.byteLength(body));
+    const req = httpRequest(target, { method: options.method ?? 'POST', headers, agent: false }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (text += chunk));
+      res.on('end', () =>
+        resolvePromise({ status: res.statusCode ?? 0, headers: res.headers, body: text, json: () => JSON.parse(text) }),
+      );
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    if (options.chunks) {
+      // Write chunk by chunk; the server may answer (and close) before the last one.
+      let i = 0;
+      const next = (): void => {
+        if (i >= options.chunks!.length || req.destroyed) return void req.end();
+        req.write(options.chunks![i++], () => setImmediate(next));
+      };
+      next();
+    } else {
+      req.end(body);
+    }
+  });
+}
+
+export const USER_1 = '0d6f7d0e-6a8f-4c43-9e1a-6a1b2c3d4e01';
+export const USER_2 = '0d6f7d0e-6a8f-4c43-9e1a-6a1b2c3d4e02';
+export const VENUE_1 = '7a1e2b3c-1111-4aaa-8bbb-0c0d0e0f1001';
+export const VENUE_2 = '7a1e2b3c-1111-4aaa-8bbb-0c0d0e0f1002';
+
+export interface EventParts {
+  readonly user?: string;
+  readonly venue?: string;
+  readonly visits?: number;
+  readonly first?: string;
+  readonly last?: string;
+  readonly accepted?: string;
+  readonly texts?: readonly string[];
+  readonly email?: string;
+  readonly userExtra?: Record<string, unknown>;
+  readonly venueName?: string;
+}
+
+/** A full-form event body as the platform sends it (spec §6). */
+export function eventBody(parts: EventParts = {}): string {
+  return JSON.stringify({
+    data: {
+      user: {
+        id: parts.user ?? USER_1,
+        email: parts.email ?? 'ana@example.com',
+        'email-confirmed': true,
+        'first-name': 'Ana',
+        'last-name': 'Kowalska',
+        phone: '+48123456789',
+        'phone-confirmed': false,
+        language: 'pl',
+        'birth-date': '1990-04-05',
+        gender: 'female',
+        'is-subscribed': true,
+        ...parts.userExtra,
+      },
+      venue: {
+        id: parts.venue ?? VENUE_1,
+        name: parts.venueName ?? 'Cafe Central',
+        address: 'Rynek 1',
+        city: 'Krakow',
+        country: 'PL',
+        'created-at': '2024-03-01T09:30:00.123456+01:00',
+      },
+      'user-venue-history': {
+        'visits-count': parts.visits ?? 3,
+        'first-visit-on': parts.first ?? '2026-01-01T10:00:00+00:00',
+        'last-visit-on': parts.last ?? '2026-01-10T18:00:00+00:00',
+      },
+      'user-venue-agreements': {
+        'accepted-date': parts.accepted ?? '2026-01-01T10:00:05+00:00',
+        texts: parts.texts ?? ['I accept the terms of use.'],
+      },
+    },
+  });
+}
+
+/** Reads rows back through the warehouse layer (a fresh open: what another process would see). */
+export async function readTables(path: string): Promise<{
+  events: any[];
+  users: any[];
+  venues: any[];
+  history: any[];
+  agreements: any[];
+}> {
+  const warehouse = await openWarehouse(path, { readOnly: true });
+  try {
+    return {
+      events: await warehouse.query('SELECT event_id, user_id::VARCHAR AS user_id, venue_id::VARCHAR AS venue_id, body::VARCHAR AS body FROM upsert_events ORDER BY event_id'),
+      users: await warehouse.query('SELECT * EXCLUDE (updated_at) FROM users ORDER BY user_id'),
+      venues: await warehouse.query('SELECT * EXCLUDE (updated_at) FROM venues ORDER BY venue_id'),
+      history: await warehouse.query(
+        `SELECT user_id::VARCHAR AS user_id, venue_id::VARCHAR AS venue_id, visits_count::INTEGER AS visits_count,
+                strftime(first_visit_on AT TIME ZONE 'UTC', '%Y-%m-%dT%H:%M:%SZ') AS first_visit_on,
+                strftime(last_visit_on AT TIME ZONE 'UTC', '%Y-%m-%dT%H:%M:%SZ') AS last_visit_on
+           FROM user_venue_history ORDER BY user_id, venue_id`,
+      ),
+      agreements: await warehouse.query(
+        `SELECT user_id::VARCHAR AS user_id, venue_id::VARCHAR AS venue_id,
+                strftime(accepted_date AT TIME ZONE 'UTC', '%Y-%m-%dT%H:%M:%SZ') AS accepted_date, texts, event_id
+           FROM user_venue_agreements ORDER BY user_id, venue_id, accepted_date`,
+      ),
+    };
+  } finally {
+    await warehouse.close();
+  }
+}
+
+/**
+ * Compiles src/receiver (and what it imports) to plain JS for child processes, which cannot
+ * load TypeScript. The output sits under node_modules/.cache so that packages and the sql/
+ * folder resolve as from the source tree.
+ */
+export function compileReceiverForChild(): { entry: string; cleanup: () => void } {
+  const cacheDir = join(repoRoot, 'node_modules', '.cache');
+  mkdirSync(cacheDir, { recursive: true });
+  const outDir = mkdtempSync(join(cacheDir, 'venue-etl-receiver-'));
+  execFileSync(
+    process.execPath,
+    [
+      join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc'),
+      '--ignoreConfig',
+      join(repoRoot, 'src', 'receiver', 'index.ts'),
+      join(repoRoot, 'src', 'log', 'index.ts'),
+      '--outDir', outDir,
+      '--rootDir', repoRoot,
+      '--module', 'nodenext',
+      '--moduleResolution', 'nodenext',
+      '--target', 'es2023',
+      '--types', 'node',
+      '--skipLibCheck',
+    ],
+    { cwd: repoRoot, stdio: 'pipe' },
+  );
+  writeFileSync(join(outDir, 'package.json'), '{ "type": "module" }\n');
+  return { entry: outDir, cleanup: () => rmSync(outDir, { recursive: true, force: true }) };
+}
