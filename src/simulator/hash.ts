@@ -28,8 +28,13 @@ function fmix32(value: number): number {
 /** Combines 32-bit integers (day numbers, hours, small ids) into one well-mixed 32-bit hash. */
 export function mix(...parts: readonly number[]): number {
   let h = 0x2545f491;
-  for (const part of parts) h = fmix32(Math.imul(h ^ (part >>> 0), 0x9e3779b1) + 0x7f4a7c15);
+  for (const part of parts) h = mixStep(h, part);
   return h;
+}
+
+/** One more part mixed into a hash: `mix(a, b, c) === mixStep(mix(a, b), c)`. Hot loops hash a prefix once. */
+export function mixStep(hash: number, part: number): number {
+  return fmix32(Math.imul(hash ^ (part >>> 0), 0x9e3779b1) + 0x7f4a7c15);
 }
 
 /** A hash as a number in [0, 1). */

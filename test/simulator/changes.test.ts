@@ -29,7 +29,7 @@ describe('late data', () => {
     expect(sim.truth.summary(venueId, 'venue-devices-summary', '2026-02-01', '2026-03-05')).toEqual(summaryBefore);
     // Revised days still keep every invariant.
     const day = sim.truth.day(venueId, '2026-03-08');
-    expect(day.hours.reduce((a, h) => a + h.detected, 0)).toBe(day.detected);
+    expect(sim.truth.hours(venueId, '2026-03-08').reduce((a, h) => a + h.detected, 0)).toBe(day.detected);
     sim.revise();
     expect((await get(sim, path)).body.data.attributes.detected).not.toEqual(after);
   });

@@ -1,15 +1,15 @@
 import { mix, unit } from '../hash.js';
 import { combineUnique, shareOf, splitByWeights } from './counting.js';
-import { hourValues, type HourValues } from './hour-values.js';
+import { hoursOf, type HourValues } from './hour-values.js';
 import type { VenueProfile } from './venue-profile.js';
 
 /**
  * One venue, one day. Additive counts are sums of the day's hours, so hourly points always add
- * up to the daily point; unique counts are combined, never summed.
+ * up to the daily point; unique counts are combined, never summed. The hours themselves are not
+ * kept: days are cached, and only one-day ranges need them (`hoursOf`).
  */
-export interface DayValues {
+export interface DayValues extends HourValues {
   readonly day: number;
-  readonly hours: readonly HourValues[];
   readonly detected: number;
   readonly uniqueDetected: number;
   readonly authenticated: number;
@@ -35,7 +35,7 @@ export interface DayValues {
 const Draw = { MethodJitter: 101, EmailSignups: 102, Confirm: 103, Returning: 104, Opened: 105, Sent: 106, Commented: 107 } as const;
 
 export function dayValues(profile: VenueProfile, day: number, revision: number): DayValues {
-  const hours = Array.from({ length: 24 }, (_, hour) => hourValues(profile, day, hour, revision));
+  const hours = hoursOf(profile, day, revision);
   const sum = (pick: (h: HourValues) => number): number => hours.reduce((acc, h) => acc + pick(h), 0);
   const u = (draw: number, extra = 0): number => unit(mix(profile.key, day, revision, draw, extra));
 
@@ -59,7 +59,7 @@ export function dayValues(profile: VenueProfile, day: number, revision: number):
   const requestsCommented = shareOf(requestsRated, profile.commentShare, u(Draw.Commented));
 
   return {
-    day, hours, detected, uniqueDetected, authenticated, uniqueAuthenticated, logins, uniqueLogins,
+    day, detected, uniqueDetected, authenticated, uniqueAuthenticated, logins, uniqueLogins,
     embeds: sum((h) => h.embeds), ratesCount, ratesByValue, loginMethods, newEmailUsers, confirmedUsers,
     returningUsers, requestsSent, requestsOpened, requestsRated, requestsCommented,
   };

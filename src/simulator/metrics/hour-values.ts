@@ -1,4 +1,4 @@
-import { mix, unit } from '../hash.js';
+import { mix, mixStep, unit } from '../hash.js';
 import { dayOfWeek } from '../dates.js';
 import { shareOf, uniqueOf } from './counting.js';
 import type { VenueProfile } from './venue-profile.js';
@@ -36,7 +36,8 @@ type Draw = (typeof Draw)[keyof typeof Draw];
 /** Values of one hour: a pure function of (profile, day, hour, revision). */
 export function hourValues(profile: VenueProfile, day: number, hour: number, revision: number): HourValues {
   if (day < profile.startDay) return ZERO_HOUR;
-  const u = (draw: Draw, extra = 0): number => unit(mix(profile.key, day, hour, revision, draw, extra));
+  const base = mix(profile.key, day, hour, revision);
+  const u = (draw: Draw, extra = 0): number => unit(mixStep(mixStep(base, draw), extra));
   const weekday = dayOfWeek(day);
   const weekFactor = weekday === 0 || weekday === 6 ? 1.3 : 1;
   // A slow seasonal wave so that months differ.
@@ -54,6 +55,11 @@ export function hourValues(profile: VenueProfile, day: number, hour: number, rev
   const ratesByValue = [0, 0, 0, 0, 0];
   for (let i = 0; i < ratesCount; i += 1) ratesByValue[drawRate(profile.ratingWeights, u(Draw.RateValue, i))] += 1;
   return { detected, uniqueDetected, authenticated, uniqueAuthenticated, logins, uniqueLogins, embeds, ratesByValue, ratesCount };
+}
+
+/** The 24 hours of a day. */
+export function hoursOf(profile: VenueProfile, day: number, revision: number): HourValues[] {
+  return Array.from({ length: 24 }, (_, hour) => hourValues(profile, day, hour, revision));
 }
 
 /** Index 0..4 (rate 1..5) drawn from the venue's rating weights. */

@@ -1,6 +1,7 @@
-import { dayNumber } from '../dates.js';
+import { dayNumber, hourTimestamp } from '../dates.js';
 import { relationship, type Resource } from '../jsonapi.js';
 import { dayValues, type DayValues } from '../metrics/day-values.js';
+import { hoursOf, type HourValues } from '../metrics/hour-values.js';
 import { revisionOfDay } from '../metrics/revision.js';
 import { venueProfile, type VenueProfile } from '../metrics/venue-profile.js';
 import { uuidFrom } from '../uuid.js';
@@ -34,6 +35,8 @@ export interface GroundTruth {
   accounts(ids?: readonly string[]): readonly Resource[];
   /** The raw daily model behind every endpoint (for invariant checks). */
   day(venueId: string, date: string): DayValues;
+  /** The raw hourly model of one day. */
+  hours(venueId: string, date: string): readonly HourValues[];
   seriesResource(venueId: string, stream: SeriesStream, from: string, to: string): Resource;
   summaryResource(venueId: string, stream: SummaryStream, from?: string, to?: string): Resource;
   ratingStatisticsResource(venueId: string, from?: string, to?: string): Resource;
@@ -49,7 +52,8 @@ export interface TruthSources {
 }
 
 // DayValues of recently asked days: an extraction asks for the same windows over and over.
-const CACHE_LIMIT = 5_000;
+// About 300 bytes each: 100 venues × 3 years fit.
+const CACHE_LIMIT = 120_000;
 
 export function createGroundTruth({ index, roles, epoch, recentDays }: TruthSources): GroundTruth {
   const world = index.world;
@@ -68,8 +72,9 @@ export function createGroundTruth({ index, roles, epoch, recentDays }: TruthSour
     return profile;
   };
 
+  const revisionOf = (day: number): number => revisionOfDay(day, todayDay, recentDays, epoch());
   const dayOf = (venueId: string, day: number): DayValues => {
-    const revision = revisionOfDay(day, todayDay, recentDays, epoch());
+    const revision = revisionOf(day);
     const key = `${venueId}|${day}|${revision}`;
     let values = cache.get(key);
     if (!values) {
@@ -95,7 +100,15 @@ export function createGroundTruth({ index, roles, epoch, recentDays }: TruthSour
     get revision() {
       return epoch();
     },
-    series: (venueId, stream, from, to) => seriesOf(stream, daysOf(venueId, from, to, false), from === to),
+    series(venueId, stream, from, to) {
+      // A one-day range is served hour by hour (spec 4.1: "daily/hourly").
+      if (from === to) {
+        const day = dayNumber(from);
+        const hours = day > todayDay ? [] : truth.hours(venueId, from);
+        return seriesOf(stream, hours.map((values, hour) => [hourTimestamp(day, hour), values] as const), 'hour');
+      }
+      return seriesOf(stream, daysOf(venueId, from, to, false).map((values) => [hourTimestamp(values.day, 0), values] as const), 'day');
+    },
     summary: (venueId, stream, from, to) => summaryOf(stream, daysOf(venueId, from, to, true)),
     ratingStatistics: (venueId, from, to) => ratingStatisticsOf(daysOf(venueId, from, to, true)),
     venueRoles(venueId) {
@@ -116,6 +129,7 @@ export function createGroundTruth({ index, roles, epoch, recentDays }: TruthSour
       return world.accounts.filter((account) => wanted.has(account.id)).map(accountResource);
     },
     day: (venueId, date) => dayOf(venueId, dayNumber(date)),
+    hours: (venueId, date) => hoursOf(profileOf(venueId), dayNumber(date), revisionOf(dayNumber(date))),
     seriesResource: (venueId, stream, from, to) => ({
       type: resourceType(stream),
       id: uuidFrom(world.seed, stream, venueId, from, to),

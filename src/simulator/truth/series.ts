@@ -1,6 +1,4 @@
-import { hourTimestamp } from '../dates.js';
 import { averageRate } from '../metrics/counting.js';
-import type { DayValues } from '../metrics/day-values.js';
 import type { HourValues } from '../metrics/hour-values.js';
 import type { SeriesStream } from './streams.js';
 
@@ -35,20 +33,12 @@ export const SERIES_METRICS: Readonly<Record<SeriesStream, ReadonlyArray<readonl
   ],
 };
 
-/**
- * Points of a history endpoint. `days` are the range's days up to today (later days have no
- * points); a single requested day is served hour by hour.
- */
-export function seriesOf(stream: SeriesStream, days: readonly DayValues[], hourly: boolean): SeriesTruth {
+/** Points of a history endpoint from its grains (days or the hours of one day), oldest first. */
+export function seriesOf(stream: SeriesStream, grains: ReadonlyArray<readonly [timestamp: string, values: HourValues]>, granularity: 'hour' | 'day'): SeriesTruth {
   const metrics = SERIES_METRICS[stream];
   const points: Record<string, SeriesPoint[]> = Object.fromEntries(metrics.map(([name]) => [name, []]));
-  for (const day of days) {
-    const grains: ReadonlyArray<readonly [string, HourValues]> = hourly
-      ? day.hours.map((hour, h) => [hourTimestamp(day.day, h), hour] as const)
-      : [[hourTimestamp(day.day, 0), day]];
-    for (const [timestamp, values] of grains) {
-      for (const [name, read] of metrics) (points[name] as SeriesPoint[]).push([timestamp, read(values)]);
-    }
+  for (const [timestamp, values] of grains) {
+    for (const [name, read] of metrics) (points[name] as SeriesPoint[]).push([timestamp, read(values)]);
   }
-  return { granularity: hourly ? 'hour' : 'day', points };
+  return { granularity, points };
 }
