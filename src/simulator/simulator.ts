@@ -77,7 +77,6 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       world,
       token: config.token,
       pageSizes: { defaultSize: config.defaultPageSize, maxSize: config.maxPageSize },
-      fallbackOrigin: `http://${config.host}:${config.port}`,
       seed: seedKey(config.seed),
       log,
       controls,

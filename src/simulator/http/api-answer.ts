@@ -19,12 +19,13 @@ export interface ApiDependencies {
   readonly world: World;
   readonly token: string;
   readonly pageSizes: PageSizes;
-  /** `http://host:port` to use when the request has no Host header. */
-  readonly fallbackOrigin: string;
 }
 
-/** The answer to an API request, before any fault: checks in the order 401, 406, 405, 404, 400. */
-export function answerApi(request: IncomingMessage, deps: ApiDependencies): ApiAnswer {
+/**
+ * The answer to an API request, before any fault: checks in the order 401, 406, 405, 404, 400.
+ * Links are built from the Host header the client used; `serverUrl` when it sent none.
+ */
+export function answerApi(request: IncomingMessage, deps: ApiDependencies, serverUrl: string): ApiAnswer {
   try {
     checkAuthorization(request, deps.token);
     checkAccept(request);
@@ -42,7 +43,7 @@ export function answerApi(request: IncomingMessage, deps: ApiDependencies): ApiA
       query: new URLSearchParams(rawQuery),
       rawQuery,
       path: queryAt === -1 ? raw : raw.slice(0, queryAt),
-      origin: host ? `http://${host}` : deps.fallbackOrigin,
+      origin: host ? `http://${host}` : serverUrl,
     });
     return { status: 200, body, headers: {} };
   } catch (error) {

@@ -1,4 +1,4 @@
-/** One API request as the simulator answered it (control requests under `/__sim/` are not logged). */
+/** One API request as the simulator answered it (control requests under `/__sim/` are not logged; the last 50 000–100 000 are kept). */
 export interface RecordedRequest {
   readonly method: string;
   readonly path: string;
@@ -14,12 +14,16 @@ export interface RecordedRequest {
   readonly at: string;
 }
 
+// A long-running `simulate` must not grow without bound: the oldest entries go first.
+const MAX_ENTRIES = 100_000;
+
 export class RequestLog {
   private entries: RecordedRequest[] = [];
   private readonly seen = new Map<string, number>();
 
   add(entry: RecordedRequest): void {
     this.entries.push(entry);
+    if (this.entries.length > MAX_ENTRIES) this.entries = this.entries.slice(-MAX_ENTRIES / 2);
   }
 
   list(): readonly RecordedRequest[] {

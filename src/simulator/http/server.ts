@@ -26,10 +26,12 @@ export interface RunningServer {
 export async function listen(deps: ServerDependencies, port: number, host: string): Promise<RunningServer> {
   const closing = new AbortController();
   const sockets = new Set<Socket>();
+  // Set once listening, before any request can arrive.
+  let url = '';
   const server = createServer((request, response) => {
     const handled = request.url?.startsWith(CONTROL_PREFIX)
       ? handleControl(request, response, deps.token, deps.controls)
-      : handleApi(request, response, deps, closing.signal);
+      : handleApi(request, response, deps, url, closing.signal);
     handled.catch((error: unknown) => {
       // A bug must not take the whole simulator down: answer 500 if still possible.
       if (!response.headersSent) {
@@ -48,7 +50,7 @@ export async function listen(deps: ServerDependencies, port: number, host: strin
   });
   const address = server.address();
   if (address === null || typeof address === 'string') throw new Error('the simulator has no TCP address');
-  const url = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
+  url = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
   return {
     url,
     close: () =>
@@ -60,7 +62,7 @@ export async function listen(deps: ServerDependencies, port: number, host: strin
   };
 }
 
-async function handleApi(request: IncomingMessage, response: ServerResponse, deps: ServerDependencies, signal: AbortSignal): Promise<void> {
+async function handleApi(request: IncomingMessage, response: ServerResponse, deps: ServerDependencies, serverUrl: string, signal: AbortSignal): Promise<void> {
   const at = new Date().toISOString();
   const url = request.url ?? '/';
   const [path = '/', query = ''] = splitOnce(url, '?');
@@ -80,13 +82,13 @@ async function handleApi(request: IncomingMessage, response: ServerResponse, dep
   if (decision.response) {
     fault = decision.response;
     const spec: FaultSpec = deps.controls.faults;
-    status = await sendFault(response, decision.response, () => answerApi(request, deps), {
+    status = await sendFault(response, decision.response, () => answerApi(request, deps, serverUrl), {
       retryAfterSeconds: spec.retryAfterSeconds ?? 1,
       slowMs: spec.slowMs ?? 3000,
       signal,
     });
   } else {
-    let answer: ApiAnswer = answerApi(request, deps);
+    let answer: ApiAnswer = answerApi(request, deps, serverUrl);
     if (answer.status === 200 && decision.drifts.length > 0) {
       const { document, applied } = applyDrift(answer.body, decision.drifts);
       answer = { ...answer, body: document };
