@@ -47,6 +47,14 @@ export function seedKey(seed: number): number {
   return mix(seed >>> 0, Math.floor(seed / 4294967296) >>> 0);
 }
 
+/**
+ * A draw named by a label: `draw(seed, 'venue-kind', v)`. Labels keep the draws of world
+ * building, roles and events independent of each other.
+ */
+export function draw(seed: number, label: string, ...parts: readonly number[]): number {
+  return mix(seedKey(seed), hashString(label), ...parts);
+}
+
 /** A deterministic pick from a non-empty list. */
 export function pick<T>(items: readonly T[], hash: number): T {
   return items[hash % items.length] as T;

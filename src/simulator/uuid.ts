@@ -1,4 +1,4 @@
-import { hashString, mix } from './hash.js';
+import { hashString, mix, seedKey } from './hash.js';
 
 /**
  * A UUID (version 4 layout, RFC 9562 variant, so strict validators accept it) derived from the
@@ -9,7 +9,7 @@ export function uuidFrom(seed: number, ...labels: readonly (string | number)[]):
   const text = labels.join('\u0001');
   const a = hashString(text, 0);
   const b = hashString(text, 0x5bd1e995);
-  const hex = [0, 1, 2, 3].map((i) => mix(seed, a, b, i).toString(16).padStart(8, '0')).join('');
+  const hex = [0, 1, 2, 3].map((i) => mix(seedKey(seed), a, b, i).toString(16).padStart(8, '0')).join('');
   const variant = ((parseInt(hex[16] as string, 16) & 0x3) | 0x8).toString(16);
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }

@@ -1,6 +1,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { request } from 'undici';
-import { hashString, mix, unit } from '../hash.js';
+import { draw, unit } from '../hash.js';
 import { resolveOptions } from '../options.js';
 import { buildWorld, type World } from '../world/world.js';
 import { expectedFinalState, type ExpectedState } from './expected-state.js';
@@ -104,7 +104,7 @@ export async function sendEvents(options: SendEventsOptions): Promise<SendEvents
         if (options.signal?.aborted) break;
         count('network');
       }
-      wait ??= backoffMs(attempt, options.baseBackoffMs ?? 100, options.maxBackoffMs ?? 5000, unit(mix(world.seed >>> 0, delivery, attempt)));
+      wait ??= backoffMs(attempt, options.baseBackoffMs ?? 100, options.maxBackoffMs ?? 5000, unit(draw(world.seed, 'backoff-jitter', delivery, attempt)));
       if (attempt >= maxAttempts || Date.now() + wait > deadline) break;
       retried += 1;
       try {
@@ -133,7 +133,7 @@ export async function sendEvents(options: SendEventsOptions): Promise<SendEvents
  * second time (right after the original, or anywhere when shuffled).
  */
 export function deliveryOrder(seed: number, count: number, duplicates: number, outOfOrder: boolean): number[] {
-  const h = (label: string, i: number): number => mix(seed >>> 0, hashString(label), i);
+  const h = (label: string, i: number): number => draw(seed, label, i);
   const order = Array.from({ length: count }, (_, i) => i);
   const extra = count === 0 ? 0 : Math.round(count * Math.min(1, Math.max(0, duplicates)));
   for (let j = 0; j < extra; j += 1) order.push(h('duplicate', j) % count);

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { hashString, mix, unit } from '../hash.js';
+import { draw, unit } from '../hash.js';
 import { DAY_MS, dayNumber, isoWithOffset } from '../dates.js';
 import type { Venue, WifiUser, World } from '../world/world.js';
 
@@ -66,7 +66,7 @@ interface PairState {
  * each later event of the pair; now and then the user accepts revised terms).
  */
 export function generateEvents(world: World, count: number): UpsertEvent[] {
-  const h = (label: string, i: number): number => mix(world.seed >>> 0, hashString(label), i);
+  const h = (label: string, i: number): number => draw(world.seed, `event-${label}`, i);
   const startMs = dayNumber(world.historyStart) * DAY_MS;
   const spanMs = Math.max(1, world.days - 1) * DAY_MS;
   const pairs = new Map<string, PairState>();

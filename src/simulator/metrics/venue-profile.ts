@@ -1,4 +1,4 @@
-import { hashString, mix, unit } from '../hash.js';
+import { hashString, mix, seedKey, unit } from '../hash.js';
 
 /** Login methods of `venue-users-login-methods`, in the spec's order. */
 export const LOGIN_METHODS = ['email', 'phone', 'autologin', 'social-a', 'social-b', 'social-c', 'social-d'] as const;
@@ -32,7 +32,7 @@ export interface VenueProfile {
 }
 
 export function venueProfile(seed: number, venueId: string, startDay: number): VenueProfile {
-  const key = mix(seed >>> 0, Math.floor(seed / 4294967296) >>> 0, hashString(venueId));
+  const key = mix(seedKey(seed), hashString(venueId));
   const u = (label: string): number => unit(mix(key, hashString(label)));
   const between = (label: string, low: number, high: number): number => low + (high - low) * u(label);
   // Better venues get more fives; every venue gets some of each rate.

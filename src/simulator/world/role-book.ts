@@ -1,4 +1,4 @@
-import { hashString, mix, unit } from '../hash.js';
+import { draw, unit } from '../hash.js';
 import { uuidFrom } from '../uuid.js';
 import { ALL_PERMISSIONS, permissionsFor, sortPermissions, type RoleName } from './permissions.js';
 import type { Account, World } from './world.js';
@@ -49,7 +49,7 @@ export class RoleBook {
   mutate(): RoleChanges {
     this.mutations += 1;
     const k = this.mutations;
-    const h = (label: string): number => mix(this.world.seed >>> 0, hashString(label), k);
+    const h = (label: string): number => draw(this.world.seed, `mutation-${label}`, k);
     const meId = this.world.me.id;
 
     const added = this.pickAddition(h, k);
@@ -104,7 +104,7 @@ export class RoleBook {
 }
 
 function initialRoles(world: World): RoleRecord[] {
-  const h = (...parts: readonly (string | number)[]): number => mix(world.seed >>> 0, hashString(parts.join('\u0001')));
+  const h = (label: string, ...parts: readonly number[]): number => draw(world.seed, label, ...parts);
   const others = world.accounts.filter((account) => account.id !== world.me.id);
   const roles: RoleRecord[] = [];
   const add = (level: RoleRecord['level'], scopeId: string, account: Account, name: RoleName): void => {

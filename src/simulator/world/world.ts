@@ -1,4 +1,4 @@
-import { mix, pick, unit, hashString } from '../hash.js';
+import { draw, pick, unit } from '../hash.js';
 import { uuidFrom } from '../uuid.js';
 import { DAY_MS, dayNumber, dateOf, isoWithOffset } from '../dates.js';
 import {
@@ -78,8 +78,7 @@ export interface WorldParameters {
 export const VENUES_PER_PROJECT = 3;
 
 export function buildWorld({ seed, venues: venueCount, days, today }: WorldParameters): World {
-  const key = mix(seed >>> 0, Math.floor(seed / 4294967296) >>> 0, hashString('world'));
-  const h = (...parts: readonly (string | number)[]): number => mix(key, hashString(parts.join('\u0001')));
+  const h = (label: string, index: number): number => draw(seed, label, index);
   const historyStartDay = dayNumber(today) - (days - 1);
 
   const projectCount = Math.ceil(venueCount / VENUES_PER_PROJECT);
