@@ -68,7 +68,8 @@ async function handleApi(request: IncomingMessage, response: ServerResponse, dep
   const [path = '/', query = ''] = splitOnce(url, '?');
   // The path segment naming the endpoint: /analytics/<stream>/…, /core/<stream>/, /accounts/<stream>/…
   const stream = path.split('/')[2] ?? '';
-  const decision = decideFaults(deps.seed, deps.controls.faults, url, stream, deps.log.nextOrdinal(url));
+  const spec: FaultSpec = deps.controls.faults;
+  const decision = decideFaults(deps.seed, spec, url, stream, deps.log.nextOrdinal(url));
   if (deps.latencyMs > 0) {
     try {
       await delay(deps.latencyMs, undefined, { signal });
@@ -81,7 +82,6 @@ async function handleApi(request: IncomingMessage, response: ServerResponse, dep
   let fault: string | undefined;
   if (decision.response) {
     fault = decision.response;
-    const spec: FaultSpec = deps.controls.faults;
     status = await sendFault(response, decision.response, () => answerApi(request, deps, serverUrl), {
       retryAfterSeconds: spec.retryAfterSeconds ?? 1,
       slowMs: spec.slowMs ?? 3000,
