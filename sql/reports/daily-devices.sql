@@ -1,0 +1,40 @@
+-- Detected vs authenticated devices per venue and day (venue-devices-history)
+--
+-- Parameters, as DuckDB variables (unset or NULL = no limit), e.g. in the DuckDB CLI:
+--   SET VARIABLE from_date = DATE '2026-01-01';      -- first day, inclusive (UTC)
+--   SET VARIABLE to_date   = DATE '2026-01-31';      -- last day, inclusive (UTC)
+--   SET VARIABLE venue_ids = ['<venue uuid>'];       -- VARCHAR[]
+--
+-- Series hold the granularity the API sent: 'hour' or 'day' rows. Days are UTC days
+-- (timezone('UTC', ts), whatever the session's TimeZone). detected and authenticated count
+-- events, so hourly rows add up to the day. unique-detected and unique-authenticated count
+-- distinct devices and are NOT additive across hours (a device seen at 09:00 and 10:00 is one
+-- device that day): they are shown only for days the API sent at day grain, NULL otherwise.
+WITH points AS (
+  SELECT venue_id, date_trunc('day', timezone('UTC', ts))::DATE AS day, granularity, metric, value
+  FROM series_points
+  WHERE stream = 'venue-devices-history'
+    AND (getvariable('from_date') IS NULL OR timezone('UTC', ts)::DATE >= getvariable('from_date'))
+    AND (getvariable('to_date') IS NULL OR timezone('UTC', ts)::DATE <= getvariable('to_date'))
+    AND (getvariable('venue_ids') IS NULL OR list_contains(getvariable('venue_ids'), venue_id::VARCHAR))
+),
+daily AS (
+  SELECT venue_id, day,
+         bool_and(granularity = 'day') AS day_grain,
+         sum(value) FILTER (WHERE metric = 'detected') AS detected,
+         sum(value) FILTER (WHERE metric = 'authenticated') AS authenticated,
+         sum(value) FILTER (WHERE metric = 'unique-detected') AS unique_detected,
+         sum(value) FILTER (WHERE metric = 'unique-authenticated') AS unique_authenticated
+  FROM points
+  GROUP BY venue_id, day
+)
+SELECT venue_id,
+       day,
+       detected::BIGINT AS detected,
+       authenticated::BIGINT AS authenticated,
+       round(authenticated / nullif(detected, 0), 4) AS authenticated_share,
+       CASE WHEN day_grain THEN unique_detected::BIGINT END AS unique_detected,
+       CASE WHEN day_grain THEN unique_authenticated::BIGINT END AS unique_authenticated,
+       CASE WHEN day_grain THEN 'day' ELSE 'hour' END AS loaded_grain
+FROM daily
+ORDER BY venue_id, day;

@@ -1,0 +1,26 @@
+-- Logins and unique logins per venue and day (venue-users-history)
+--
+-- Parameters, as DuckDB variables (unset or NULL = no limit):
+--   SET VARIABLE from_date = DATE '2026-01-01';      -- first day, inclusive (UTC)
+--   SET VARIABLE to_date   = DATE '2026-01-31';      -- last day, inclusive (UTC)
+--   SET VARIABLE venue_ids = ['<venue uuid>'];       -- VARCHAR[]
+--
+-- Hourly rows of logins add up to the day. unique-logins counts distinct users and is NOT
+-- additive across hours: it is shown only for days the API sent at day grain, NULL otherwise.
+WITH points AS (
+  SELECT venue_id, date_trunc('day', timezone('UTC', ts))::DATE AS day, granularity, metric, value
+  FROM series_points
+  WHERE stream = 'venue-users-history'
+    AND (getvariable('from_date') IS NULL OR timezone('UTC', ts)::DATE >= getvariable('from_date'))
+    AND (getvariable('to_date') IS NULL OR timezone('UTC', ts)::DATE <= getvariable('to_date'))
+    AND (getvariable('venue_ids') IS NULL OR list_contains(getvariable('venue_ids'), venue_id::VARCHAR))
+)
+SELECT venue_id,
+       day,
+       (sum(value) FILTER (WHERE metric = 'logins'))::BIGINT AS logins,
+       CASE WHEN bool_and(granularity = 'day')
+            THEN (sum(value) FILTER (WHERE metric = 'unique-logins'))::BIGINT END AS unique_logins,
+       CASE WHEN bool_and(granularity = 'day') THEN 'day' ELSE 'hour' END AS loaded_grain
+FROM points
+GROUP BY venue_id, day
+ORDER BY venue_id, day;

@@ -1,0 +1,36 @@
+-- Per stream: how far its cursors reached, when a run last moved them, and whether the stream is stale
+--
+-- Parameters, as DuckDB variables:
+--   SET VARIABLE stale_after_days = 2;               -- sync.staleAfterDays (default 2)
+--
+-- A cursor is the last day whose data is complete for one scope (venue, project, 'accounts').
+-- A stream is as fresh as its stalest scope: days_behind counts the days from its oldest
+-- cursor to yesterday (UTC), and the stream is stale beyond stale_after_days. The runs named
+-- here are the ones that last moved a cursor of the stream: the last successful loads.
+WITH yesterday AS (
+  SELECT timezone('UTC', now())::DATE - 1 AS day
+),
+per_stream AS (
+  SELECT stream,
+         count(*) AS scopes,
+         min(cursor_date) AS oldest_cursor,
+         max(cursor_date) AS newest_cursor,
+         max(updated_at) AS last_moved_at,
+         arg_max(run_id, updated_at) AS last_run_id
+  FROM sync_cursors
+  GROUP BY stream
+)
+SELECT s.stream,
+       s.scopes,
+       s.oldest_cursor,
+       s.newest_cursor,
+       (y.day - s.oldest_cursor)::INTEGER AS days_behind,
+       s.last_moved_at,
+       s.last_run_id,
+       r.status AS last_run_status,
+       round(epoch(now() - s.last_moved_at) / 3600, 1) AS hours_since_load,
+       (y.day - s.oldest_cursor) > coalesce(getvariable('stale_after_days'), 2) AS stale
+FROM per_stream s
+CROSS JOIN yesterday y
+LEFT JOIN sync_runs r ON r.run_id = s.last_run_id
+ORDER BY s.stream;

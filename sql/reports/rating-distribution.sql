@@ -1,0 +1,51 @@
+-- Ratings per venue and month: how many, the average, and how many of each value 1 to 5 (rating-summary)
+--
+-- Parameters, as DuckDB variables (unset or NULL = no limit):
+--   SET VARIABLE from_date = DATE '2026-01-01';      -- periods starting on or after this day
+--   SET VARIABLE to_date   = DATE '2026-12-31';      -- periods starting on or before this day
+--   SET VARIABLE venue_ids = ['<venue uuid>'];       -- VARCHAR[]
+--
+-- The average is computed from the distribution (sum of value x count / count), so it is exact
+-- for any bucket, unlike an average of per-period averages. Day rows win over month rows that
+-- cover the same days (see login-method-shares.sql).
+WITH periods AS (
+  SELECT venue_id, metric, period_start, period_end, value
+  FROM summary_values
+  WHERE stream = 'rating-summary'
+    AND metric LIKE 'rates\_per\_value.%' ESCAPE '\'
+    AND (getvariable('from_date') IS NULL OR period_start >= getvariable('from_date'))
+    AND (getvariable('to_date') IS NULL OR period_start <= getvariable('to_date'))
+    AND (getvariable('venue_ids') IS NULL OR list_contains(getvariable('venue_ids'), venue_id::VARCHAR))
+),
+day_rows AS (
+  SELECT * FROM periods WHERE period_end = period_start
+),
+chosen AS (
+  SELECT * FROM day_rows
+  UNION ALL
+  SELECT p.* FROM periods p
+  WHERE p.period_end > p.period_start
+    AND NOT EXISTS (SELECT 1 FROM day_rows d
+                    WHERE d.venue_id = p.venue_id AND d.metric = p.metric
+                      AND d.period_start BETWEEN p.period_start AND p.period_end)
+),
+counts AS (
+  SELECT venue_id,
+         strftime(period_start, '%Y-%m') AS month,
+         CAST(split_part(metric, '.', 2) AS INTEGER) AS rate,
+         sum(value) AS n
+  FROM chosen
+  GROUP BY ALL
+)
+SELECT venue_id,
+       month,
+       sum(n)::BIGINT AS rates,
+       round(sum(rate * n) / nullif(sum(n), 0), 3) AS average_rate,
+       (sum(n) FILTER (WHERE rate = 1))::BIGINT AS rated_1,
+       (sum(n) FILTER (WHERE rate = 2))::BIGINT AS rated_2,
+       (sum(n) FILTER (WHERE rate = 3))::BIGINT AS rated_3,
+       (sum(n) FILTER (WHERE rate = 4))::BIGINT AS rated_4,
+       (sum(n) FILTER (WHERE rate = 5))::BIGINT AS rated_5
+FROM counts
+GROUP BY venue_id, month
+ORDER BY venue_id, month;

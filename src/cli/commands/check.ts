@@ -1,0 +1,39 @@
+import { ExitCode } from '../../errors/index.js';
+import { alignedTable, runChecks, withQuerySource } from '../../readside/index.js';
+import { booleanOption } from '../args.js';
+import type { Command } from '../command.js';
+import { commandLogger, loadCommandConfig } from '../context.js';
+
+export const checkCommand: Command = {
+  name: 'check',
+  summary: 'Data-quality checks (sql/checks/*.sql): series gaps, duplicate keys, stale streams, summaries vs series. Exit 1 when one fails.',
+  options: {
+    parquet: { type: 'boolean', description: 'check the Parquet export instead of the warehouse file' },
+  },
+  async run(args, io) {
+    const config = loadCommandConfig(args, io);
+    const logger = commandLogger(args, io, config);
+    const results = await withQuerySource(config, booleanOption(args, 'parquet'), (source) =>
+      runChecks(source.connection, {
+        staleAfterDays: config.sync.staleAfterDays,
+        ...(config.sync.streams ? { streams: config.sync.streams } : {}),
+      }),
+    );
+    io.stdout.write(
+      alignedTable(
+        ['check', 'status', 'rows found', 'sample'],
+        results.map((r) => [r.name, r.status === 'ok' ? 'ok' : r.status.toUpperCase(), String(r.rows), r.sample]),
+        [false, false, true, false],
+        100,
+      ),
+    );
+    const bad = results.filter((r) => r.status !== 'ok');
+    for (const result of bad) logger.warn({ check: result.name, status: result.status, rows: result.rows }, result.description);
+    io.stdout.write(
+      bad.length === 0
+        ? `\nall ${results.length} checks passed\n`
+        : `\n${bad.length} of ${results.length} checks did not pass; \`venue-etl sql\` with the query in sql/checks/<check>.sql lists every row\n`,
+    );
+    return bad.length === 0 ? ExitCode.ok : ExitCode.failed;
+  },
+};

@@ -1,0 +1,28 @@
+import { ExitCode } from '../../errors/index.js';
+import { exportParquet } from '../../export/index.js';
+import { formatExportReport } from '../../export/format-report.js';
+import { listOption } from '../args.js';
+import type { Command } from '../command.js';
+import { commandLogger, loadCommandConfig } from '../context.js';
+
+export const exportCommand: Command = {
+  name: 'export',
+  summary: 'Write the warehouse tables to Parquet in parquet.dir (hive partitions by stream and month), rewriting only what changed.',
+  options: {
+    tables: { type: 'string', description: 'only these tables (comma-separated)', valueName: 'T,T' },
+  },
+  async run(args, io) {
+    const config = loadCommandConfig(args, io);
+    const logger = commandLogger(args, io, config);
+    const tables = listOption(args, 'tables');
+    const report = await exportParquet({
+      warehouse: config.warehouse.path,
+      dir: config.parquet.dir,
+      logger,
+      signal: io.signal,
+      ...(tables ? { tables } : {}),
+    });
+    io.stdout.write(formatExportReport(report));
+    return ExitCode.ok;
+  },
+};

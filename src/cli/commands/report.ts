@@ -1,0 +1,40 @@
+import { ExitCode } from '../../errors/index.js';
+import { alignedTable, formatResult, listNamedSql, loadNamedSql, parseFormat, runNamedSql, withQuerySource } from '../../readside/index.js';
+import { booleanOption, dateOption, listOption, stringOption } from '../args.js';
+import type { Command } from '../command.js';
+import { commandLogger, loadCommandConfig } from '../context.js';
+
+export const reportCommand: Command = {
+  name: 'report',
+  summary: 'Run a named report from sql/reports/NAME.sql; without NAME, list the reports.',
+  positionals: '[NAME]',
+  maxPositionals: 1,
+  options: {
+    venues: { type: 'string', description: 'only these venues (comma-separated ids)', valueName: 'ID,ID' },
+    from: { type: 'string', description: 'first day, inclusive (UTC)', valueName: 'DATE' },
+    to: { type: 'string', description: 'last day, inclusive (UTC)', valueName: 'DATE' },
+    format: { type: 'string', description: 'table (default), csv or json', valueName: 'FORMAT' },
+    parquet: { type: 'boolean', description: 'run on the Parquet export instead of the warehouse file' },
+  },
+  async run(args, io) {
+    const name = args.positionals[0];
+    if (name === undefined) {
+      const reports = listNamedSql('reports');
+      io.stdout.write(alignedTable(['report', 'description'], reports.map((r) => [r.name, r.description]), [], 200));
+      io.stdout.write('\nRun one with `venue-etl report NAME [--venues ID,ID] [--from DATE] [--to DATE] [--format table|csv|json] [--parquet]`.\n');
+      return ExitCode.ok;
+    }
+    const report = loadNamedSql('reports', name);
+    const format = parseFormat(stringOption(args, 'format'));
+    const from = dateOption(args, 'from');
+    const to = dateOption(args, 'to');
+    const venues = listOption(args, 'venues');
+    const config = loadCommandConfig(args, io);
+    commandLogger(args, io, config);
+    const result = await withQuerySource(config, booleanOption(args, 'parquet'), (source) =>
+      runNamedSql(source.connection, report, { from, to, venues, staleAfterDays: config.sync.staleAfterDays }),
+    );
+    io.stdout.write(formatResult(result, format));
+    return ExitCode.ok;
+  },
+};

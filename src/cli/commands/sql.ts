@@ -1,0 +1,28 @@
+import { ExitCode, UsageError } from '../../errors/index.js';
+import { formatResult, parseFormat, runReadOnly, withQuerySource } from '../../readside/index.js';
+import { booleanOption, stringOption } from '../args.js';
+import type { Command } from '../command.js';
+import { commandLogger, loadCommandConfig } from '../context.js';
+
+export const sqlCommand: Command = {
+  name: 'sql',
+  summary: 'Run read-only SQL on the warehouse, or with --parquet on the exported files through views named like the tables.',
+  positionals: '"QUERY"',
+  maxPositionals: 1,
+  options: {
+    format: { type: 'string', description: 'table (default), csv or json', valueName: 'FORMAT' },
+    parquet: { type: 'boolean', description: 'query the Parquet export instead of the warehouse file' },
+  },
+  async run(args, io) {
+    const query = args.positionals[0];
+    if (query === undefined || query.trim() === '') {
+      throw new UsageError('venue-etl sql needs a query', 'e.g. venue-etl sql "SELECT stream, count(*) AS n FROM series_points GROUP BY ALL"');
+    }
+    const format = parseFormat(stringOption(args, 'format'));
+    const config = loadCommandConfig(args, io);
+    commandLogger(args, io, config);
+    const result = await withQuerySource(config, booleanOption(args, 'parquet'), (source) => runReadOnly(source.connection, query));
+    io.stdout.write(formatResult(result, format));
+    return ExitCode.ok;
+  },
+};

@@ -1,0 +1,183 @@
+import { mkdirSync, unlinkSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import type { Logger } from '../log/index.js';
+import { EtlError, ExitCode, UsageError } from '../errors/index.js';
+import { openWarehouseSource } from '../readside/warehouse-source.js';
+import { acquireExportLock } from './export-lock.js';
+import { scanTableDir } from './disk-scan.js';
+import { fingerprintPartitions, tableColumns } from './fingerprint.js';
+import { MANIFEST_FILE, readManifest, writeManifest, type Manifest, type PartitionEntry, type TableEntry } from './manifest.js';
+import { removeFileAndEmptyFolders } from './remove-file.js';
+import { EXPORT_TABLES, PARTITION_KEYS, type ExportTable } from './tables.js';
+import { writePartitionFile } from './write-file.js';
+import type { ExportReport, TableExportReport } from './export-report.js';
+
+export interface ExportOptions {
+  /**
+   * The warehouse file, or an open Warehouse (anything with its `path`). Opened read-only;
+   * inside a process that already has it open (serve), its instance is shared.
+   */
+  readonly warehouse: string | { readonly path: string };
+  /** `parquet.dir`: `<dir>/<table>/…` plus the manifest. */
+  readonly dir: string;
+  /** Table names; every table of the contract by default. */
+  readonly tables?: readonly string[];
+  readonly logger?: Logger;
+  /** Stops between files; what was written is complete and the next export carries on. */
+  readonly signal?: AbortSignal;
+}
+
+export function selectTables(names: readonly string[] | undefined): readonly ExportTable[] {
+  if (names === undefined) return EXPORT_TABLES;
+  const unknown = names.filter((name) => !EXPORT_TABLES.some((t) => t.name === name));
+  if (unknown.length > 0) {
+    throw new UsageError(`unknown table${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}`, `tables: ${EXPORT_TABLES.map((t) => t.name).join(', ')}`);
+  }
+  return EXPORT_TABLES.filter((t) => names.includes(t.name));
+}
+
+/**
+ * Exports warehouse tables to Parquet, incrementally: a file is rewritten only when its rows'
+ * fingerprint (or the file itself) changed since the manifest was written; files whose rows are
+ * gone are removed. Every read runs in one transaction, so all files reflect one snapshot.
+ */
+export async function exportParquet(options: ExportOptions): Promise<ExportReport> {
+  const started = performance.now();
+  const tables = selectTables(options.tables);
+  const dir = resolve(options.dir);
+  const path = typeof options.warehouse === 'string' ? options.warehouse : options.warehouse.path;
+  mkdirSync(dir, { recursive: true });
+  const release = acquireExportLock(dir);
+  try {
+    const source = await openWarehouseSource(path);
+    try {
+      const connection = source.connection;
+      let manifest = readManifest(dir);
+      const reports: TableExportReport[] = [];
+      await connection.run('BEGIN TRANSACTION');
+      try {
+        for (const table of tables) {
+          const { report, entry } = await exportTable(connection, table, dir, manifest, options);
+          reports.push(report);
+          if (entry) {
+            // Saved after every table: an interrupted export keeps what it finished.
+            manifest = { ...manifest, exportedAt: new Date().toISOString(), tables: { ...manifest.tables, [table.name]: entry } };
+            writeManifest(dir, manifest);
+          }
+        }
+      } finally {
+        await connection.run('ROLLBACK').catch(() => undefined);
+      }
+      const report = { dir, manifest: join(dir, MANIFEST_FILE), tables: reports, seconds: (performance.now() - started) / 1000 };
+      options.logger?.info(
+        { dir, written: sum(reports, (t) => t.written), removed: sum(reports, (t) => t.removed), seconds: round(report.seconds) },
+        'parquet export finished',
+      );
+      return report;
+    } finally {
+      await source.close();
+    }
+  } finally {
+    release();
+  }
+}
+
+async function exportTable(
+  connection: DuckDBConnection,
+  table: ExportTable,
+  dir: string,
+  manifest: Manifest,
+  options: ExportOptions,
+): Promise<{ report: TableExportReport; entry?: TableEntry }> {
+  const started = performance.now();
+  const logger = options.logger?.child({ table: table.name });
+  const partitioned = table.partitionBy !== undefined;
+  const columns = await tableColumns(connection, table.name);
+  if (columns.length === 0) {
+    logger?.warn('the warehouse has no such table; skipped');
+    return { report: { ...emptyReport(table), missing: true } };
+  }
+  const tableDir = join(dir, table.name);
+  mkdirSync(tableDir, { recursive: true });
+  const previous = manifest.tables[table.name];
+  // A new column (a later migration) changes every file: start over for this table.
+  const sameSchema = previous !== undefined && JSON.stringify(previous.columns) === JSON.stringify(columns);
+  const current = await fingerprintPartitions(connection, table, columns);
+  const disk = scanTableDir(tableDir, partitioned);
+  for (const temp of disk.temps) {
+    unlinkSync(temp);
+    logger?.debug({ file: temp }, 'removed a temp file left by an interrupted export');
+  }
+  for (const stray of disk.strays) {
+    removeFileAndEmptyFolders(stray, tableDir);
+    logger?.warn({ file: stray }, 'removed a Parquet file venue-etl did not write (readers of the folder would mix it in)');
+  }
+
+  const partitions: Record<string, PartitionEntry> = {};
+  let written = 0;
+  let unchanged = 0;
+  let rowsWritten = 0;
+  let bytesWritten = 0;
+  for (const partition of current) {
+    if (options.signal?.aborted) throw aborted();
+    const old = sameSchema ? previous.partitions[partition.key] : undefined;
+    const file = disk.files.get(partition.key);
+    if (
+      old !== undefined &&
+      file !== undefined &&
+      old.fingerprint === partition.fingerprint &&
+      old.ino === file.ino &&
+      old.bytes === file.bytes &&
+      old.mtimeMs === file.mtimeMs
+    ) {
+      partitions[partition.key] = old;
+      unchanged++;
+      continue;
+    }
+    const identity = await writePartitionFile(connection, table, columns, partition, join(tableDir, ...partition.key.split('/')));
+    partitions[partition.key] = { rows: partition.rows, fingerprint: partition.fingerprint, ...identity, writtenAt: new Date().toISOString() };
+    written++;
+    rowsWritten += partition.rows;
+    bytesWritten += identity.bytes;
+    logger?.debug({ partition: partition.key, rows: partition.rows, bytes: identity.bytes }, 'partition written');
+  }
+
+  let removed = 0;
+  for (const key of disk.files.keys()) {
+    if (partitions[key] !== undefined) continue;
+    removeFileAndEmptyFolders(join(tableDir, ...key.split('/')), tableDir);
+    removed++;
+    logger?.debug({ partition: key }, 'partition removed: its rows are gone');
+  }
+
+  const rows = current.reduce((total, p) => total + p.rows, 0);
+  const bytes = Object.values(partitions).reduce((total, p) => total + p.bytes, 0);
+  const seconds = (performance.now() - started) / 1000;
+  logger?.debug({ written, unchanged, removed, rows, bytes, seconds: round(seconds) }, 'table exported');
+  const entry: TableEntry = {
+    columns,
+    partitionedBy: partitioned ? [...PARTITION_KEYS] : [],
+    rows,
+    bytes,
+    exportedAt: new Date().toISOString(),
+    partitions,
+  };
+  return { report: { table: table.name, partitioned, written, unchanged, removed, rows, rowsWritten, bytes, bytesWritten, seconds }, entry };
+}
+
+function emptyReport(table: ExportTable): TableExportReport {
+  return { table: table.name, partitioned: table.partitionBy !== undefined, written: 0, unchanged: 0, removed: 0, rows: 0, rowsWritten: 0, bytes: 0, bytesWritten: 0, seconds: 0 };
+}
+
+function aborted(): EtlError {
+  return new EtlError('VENUE_EXPORT_ABORTED', 'the export was interrupted', {
+    hint: 'every file written so far is complete; the next export carries on from there',
+    exitCode: ExitCode.failed,
+  });
+}
+
+const sum = (reports: readonly TableExportReport[], pick: (t: TableExportReport) => number): number =>
+  reports.reduce((total, t) => total + pick(t), 0);
+
+const round = (seconds: number): number => Math.round(seconds * 1000) / 1000;

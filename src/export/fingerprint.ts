@@ -1,0 +1,61 @@
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { DATA_FILE, monthExpression, type ExportTable } from './tables.js';
+import { identifier, literal } from './sql-text.js';
+import type { ColumnInfo } from './manifest.js';
+
+/** The rows of one output file as they are in the warehouse now. */
+export interface PartitionState {
+  /** Path of the file below `<dir>/<table>/`. */
+  readonly key: string;
+  readonly stream?: string;
+  readonly month?: string;
+  readonly rows: number;
+  readonly fingerprint: string;
+}
+
+export async function tableColumns(connection: DuckDBConnection, table: string): Promise<ColumnInfo[]> {
+  const reader = await connection.runAndReadAll(
+    `SELECT column_name AS name, data_type AS type FROM duckdb_columns()
+      WHERE database_name = current_database() AND schema_name = 'main' AND table_name = ${literal(table)}
+      ORDER BY column_index`,
+  );
+  return reader.getRowObjectsJson().map((row) => ({ name: String(row.name), type: String(row.type) }));
+}
+
+/** Hive path segment: `stream=<value>`; percent-encodes anything that is not safe in a path. */
+export function partitionKey(stream: string, month: string): string {
+  const safe = /^[A-Za-z0-9._-]+$/.test(stream) ? stream : encodeURIComponent(stream);
+  return `stream=${safe}/month=${month}/${DATA_FILE}`;
+}
+
+/**
+ * Fingerprints every partition in one scan: the row count plus the sum and the xor of a hash of
+ * every column. Any changed, added or removed row changes it (a reload stamps run_id and
+ * loaded_at), and computing it costs far less than writing the file.
+ */
+export async function fingerprintPartitions(
+  connection: DuckDBConnection,
+  table: ExportTable,
+  columns: readonly ColumnInfo[],
+): Promise<PartitionState[]> {
+  const hash = `hash(${columns.map((c) => identifier(c.name)).join(', ')})`;
+  if (!table.partitionBy) {
+    const reader = await connection.runAndReadAll(
+      `SELECT count(*)::VARCHAR AS n, coalesce(sum(h), 0)::VARCHAR AS s, coalesce(bit_xor(h), 0)::VARCHAR AS x
+         FROM (SELECT ${hash} AS h FROM ${identifier(table.name)})`,
+    );
+    const row = reader.getRowObjectsJson()[0];
+    return [{ key: DATA_FILE, rows: Number(row.n), fingerprint: `${row.n}:${row.s}:${row.x}` }];
+  }
+  const reader = await connection.runAndReadAll(
+    `SELECT stream, month, count(*)::VARCHAR AS n, sum(h)::VARCHAR AS s, bit_xor(h)::VARCHAR AS x
+       FROM (SELECT stream, ${monthExpression(table)} AS month, ${hash} AS h FROM ${identifier(table.name)})
+      GROUP BY stream, month
+      ORDER BY stream, month`,
+  );
+  return reader.getRowObjectsJson().map((row) => {
+    const stream = String(row.stream);
+    const month = String(row.month);
+    return { key: partitionKey(stream, month), stream, month, rows: Number(row.n), fingerprint: `${row.n}:${row.s}:${row.x}` };
+  });
+}

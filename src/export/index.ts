@@ -1,0 +1,9 @@
+/** Parquet export of the warehouse (CONTRACT §4): incremental, one atomic file per partition. */
+export { exportParquet, selectTables } from './export-parquet.js';
+export type { ExportOptions } from './export-parquet.js';
+export type { ExportReport, TableExportReport } from './export-report.js';
+export { exportTotals } from './export-report.js';
+export { EXPORT_TABLES } from './tables.js';
+export type { ExportTable } from './tables.js';
+export { readManifest, MANIFEST_FILE } from './manifest.js';
+export type { Manifest, TableEntry, PartitionEntry, ColumnInfo } from './manifest.js';

@@ -1,0 +1,58 @@
+import { mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { publishFile } from './atomic-file.js';
+import { identityOf, TEMP_PREFIX, type FileIdentity } from './disk-scan.js';
+import { monthExpression, type ExportTable } from './tables.js';
+import { identifier, literal } from './sql-text.js';
+import type { ColumnInfo } from './manifest.js';
+import type { PartitionState } from './fingerprint.js';
+
+/** First instant of the month after `YYYY-MM`. */
+function nextMonth(month: string): string {
+  const [year, mon] = month.split('-').map(Number);
+  return mon === 12 ? `${year + 1}-01` : `${year}-${String(mon + 1).padStart(2, '0')}`;
+}
+
+/** The rows of one partition: exact by the month expression, and a range DuckDB can prune with. */
+function partitionFilter(table: ExportTable, partition: PartitionState): string {
+  const by = table.partitionBy;
+  if (!by || partition.stream === undefined || partition.month === undefined) return 'true';
+  const column = identifier(by.column);
+  const start = `${partition.month}-01`;
+  const end = `${nextMonth(partition.month)}-01`;
+  const range =
+    by.type === 'TIMESTAMPTZ'
+      ? `${column} >= TIMESTAMPTZ ${literal(`${start} 00:00:00+00`)} AND ${column} < TIMESTAMPTZ ${literal(`${end} 00:00:00+00`)}`
+      : `${column} >= DATE ${literal(start)} AND ${column} < DATE ${literal(end)}`;
+  return `stream = ${literal(partition.stream)} AND ${range} AND ${monthExpression(table)} = ${literal(partition.month)}`;
+}
+
+/**
+ * Writes one partition's file: COPY to a hidden temp file in the partition's folder (no
+ * `*.parquet` glob matches it), then fsync and rename over the old file. A reader, or a crash
+ * at any point, sees the old complete file or the new complete file.
+ */
+export async function writePartitionFile(
+  connection: DuckDBConnection,
+  table: ExportTable,
+  columns: readonly ColumnInfo[],
+  partition: PartitionState,
+  target: string,
+): Promise<FileIdentity> {
+  const folder = dirname(target);
+  mkdirSync(folder, { recursive: true });
+  const temp = join(folder, `${TEMP_PREFIX}${process.pid}`);
+  // The stream of a partitioned table is in the path (hive style), not in the file.
+  const fileColumns = columns.filter((c) => !(table.partitionBy && c.name === 'stream'));
+  const order = table.orderBy.filter((name) => fileColumns.some((c) => c.name === name));
+  await connection.run(
+    `COPY (SELECT ${fileColumns.map((c) => identifier(c.name)).join(', ')}
+             FROM ${identifier(table.name)}
+            WHERE ${partitionFilter(table, partition)}
+            ${order.length > 0 ? `ORDER BY ${order.map(identifier).join(', ')}` : ''})
+       TO ${literal(temp)} (FORMAT parquet, COMPRESSION zstd)`,
+  );
+  publishFile(temp, target);
+  return identityOf(target);
+}

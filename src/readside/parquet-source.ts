@@ -1,0 +1,72 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { EXPORT_TABLES, readManifest, type ExportTable, type TableEntry } from '../export/index.js';
+import { identifier, literal } from '../export/sql-text.js';
+import { sqlDir } from '../warehouse/sql-files.js';
+import { parquetMissing } from './errors.js';
+import { utcSession, type QuerySource } from './warehouse-source.js';
+
+function hasParquetFiles(dir: string): boolean {
+  if (!existsSync(dir)) return false;
+  return readdirSync(dir, { recursive: true, withFileTypes: true }).some((e) => e.isFile() && e.name.endsWith('.parquet'));
+}
+
+/**
+ * The view standing in for one table: the exported files read the way CONTRACT §4 says any
+ * engine reads them, with the table's columns in the warehouse's order and types (the manifest
+ * knows them). A table exported with no rows still gets a typed, empty view.
+ */
+function viewSql(table: ExportTable, tableDir: string, entry: TableEntry | undefined): string | undefined {
+  const partitioned = table.partitionBy !== undefined;
+  const files = hasParquetFiles(tableDir);
+  const columns = entry?.columns;
+  if (files) {
+    const source = partitioned
+      ? `read_parquet(${literal(`${tableDir}/**/*.parquet`)}, hive_partitioning = true, hive_types = {'stream': VARCHAR, 'month': VARCHAR})`
+      : `read_parquet(${literal(`${tableDir}/*.parquet`)}, hive_partitioning = false)`;
+    const select = columns
+      ? columns.map((c) => `CAST(${identifier(c.name)} AS ${c.type}) AS ${identifier(c.name)}`).join(', ')
+      : partitioned
+        ? '* EXCLUDE (month)'
+        : '*';
+    return `CREATE VIEW ${identifier(table.name)} AS SELECT ${select} FROM ${source}`;
+  }
+  if (!columns) return undefined;
+  const nulls = columns.map((c) => `CAST(NULL AS ${c.type}) AS ${identifier(c.name)}`).join(', ');
+  return `CREATE VIEW ${identifier(table.name)} AS SELECT ${nulls} WHERE false`;
+}
+
+/**
+ * An in-memory DuckDB whose views are named like the warehouse tables and read the Parquet
+ * export, so the same SQL runs on both and needs no lock on the warehouse file.
+ */
+export async function openParquetSource(dir: string): Promise<QuerySource> {
+  const root = resolve(dir);
+  const manifest = readManifest(root);
+  const statements = EXPORT_TABLES.flatMap((table) => {
+    const sql = viewSql(table, join(root, table.name), manifest.tables[table.name]);
+    return sql ? [sql] : [];
+  });
+  if (statements.length === 0) throw parquetMissing(dir);
+  const instance = await DuckDBInstance.create(':memory:');
+  const connection = await instance.connect();
+  try {
+    await utcSession(connection);
+    for (const statement of statements) await connection.run(statement);
+    const hasRoles = statements.some((s) => s.includes('"venue_roles"')) && statements.some((s) => s.includes('"project_roles"'));
+    if (hasRoles) await connection.run(readFileSync(join(sqlDir(), 'views', 'current-roles.sql'), 'utf8'));
+  } catch (error) {
+    connection.closeSync();
+    instance.closeSync();
+    throw error;
+  }
+  return {
+    kind: 'parquet',
+    connection,
+    async close() {
+      connection.closeSync();
+      instance.closeSync();
+    },
+  };
+}

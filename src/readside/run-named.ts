@@ -1,0 +1,23 @@
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { EtlError, ExitCode } from '../errors/index.js';
+import { runReadOnly } from './run-read-only.js';
+import { setVariables, type SqlParams } from './variables.js';
+import type { NamedSql } from './named-sql.js';
+import type { QueryResult } from './query-result.js';
+
+/** Runs a report or check file after setting its parameters as DuckDB variables. */
+export async function runNamedSql(connection: DuckDBConnection, named: NamedSql, params: SqlParams): Promise<QueryResult> {
+  await setVariables(connection, params);
+  try {
+    return await runReadOnly(connection, named.text);
+  } catch (error) {
+    if (error instanceof EtlError && error.code === 'VENUE_SQL_FAILED') {
+      throw new EtlError('VENUE_SQL_FAILED', `${named.name}: ${error.message}`, {
+        hint: error.hint ?? `the query is in ${named.file}`,
+        cause: error,
+        exitCode: ExitCode.failed,
+      });
+    }
+    throw error;
+  }
+}

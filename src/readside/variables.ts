@@ -1,0 +1,48 @@
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { UsageError } from '../errors/index.js';
+
+/** Parameters of reports and checks, passed as DuckDB variables (`getvariable('from_date')`). */
+export interface SqlParams {
+  /** First day, inclusive (`YYYY-MM-DD`, UTC). */
+  readonly from?: string;
+  /** Last day, inclusive. */
+  readonly to?: string;
+  readonly venues?: readonly string[];
+  readonly staleAfterDays?: number;
+  /** Streams the config syncs: a check flags those without any cursor. */
+  readonly streams?: readonly string[];
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+const text = (value: string): string => `'${value.replace(/'/g, "''")}'`;
+const list = (values: readonly string[] | undefined): string =>
+  values === undefined ? 'NULL::VARCHAR[]' : `[${values.map(text).join(', ')}]::VARCHAR[]`;
+
+/**
+ * The `SET VARIABLE` statements a person would type in the DuckDB CLI before running the file.
+ * Unset parameters are NULL, which every report reads as "no limit".
+ */
+export function variableStatements(params: SqlParams): string[] {
+  for (const date of [params.from, params.to]) {
+    if (date !== undefined && !DATE.test(date)) throw new UsageError(`not a date YYYY-MM-DD: "${date}"`);
+  }
+  for (const venue of params.venues ?? []) {
+    if (!UUID.test(venue)) throw new UsageError(`--venues takes venue ids (UUIDs), got "${venue}"`);
+  }
+  if (params.from !== undefined && params.to !== undefined && params.from > params.to) {
+    throw new UsageError(`--from ${params.from} is after --to ${params.to}`);
+  }
+  return [
+    `SET VARIABLE from_date = ${params.from === undefined ? 'NULL::DATE' : `DATE ${text(params.from)}`}`,
+    `SET VARIABLE to_date = ${params.to === undefined ? 'NULL::DATE' : `DATE ${text(params.to)}`}`,
+    `SET VARIABLE venue_ids = ${list(params.venues?.map((v) => v.toLowerCase()))}`,
+    `SET VARIABLE stale_after_days = ${params.staleAfterDays === undefined ? 'NULL::INTEGER' : `${Math.trunc(params.staleAfterDays)}::INTEGER`}`,
+    `SET VARIABLE expected_streams = ${list(params.streams)}`,
+  ];
+}
+
+export async function setVariables(connection: DuckDBConnection, params: SqlParams): Promise<void> {
+  for (const statement of variableStatements(params)) await connection.run(statement);
+}
