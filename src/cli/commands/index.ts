@@ -1,9 +1,19 @@
 import type { Command } from '../command.js';
 import { configCommand } from './config.js';
 import { simulateCommand } from './simulate.js';
+import { exportCommand } from './export.js';
+import { sqlCommand } from './sql.js';
+import { reportCommand } from './report.js';
+import { checkCommand } from './check.js';
+import { statusCommand } from './status.js';
 
 /** Every command the CLI offers, in the order `--help` lists them. */
 export const COMMANDS: readonly Command[] = [
   configCommand,
   simulateCommand,
+  exportCommand,
+  sqlCommand,
+  reportCommand,
+  checkCommand,
+  statusCommand,
 ];
