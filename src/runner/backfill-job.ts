@@ -8,7 +8,7 @@ import { executeRun, type RunResult } from './execute-run.js';
 import { checkAccess, clientFor } from './open-run.js';
 import { resolveScope } from './scope.js';
 import { DEFAULT_HISTORY_DAYS } from './sync-job.js';
-import type { WarehousePort } from './warehouse-port.js';
+import { openWarehouse } from '../warehouse/index.js';
 
 export interface BackfillOptions {
   readonly from: string;
@@ -66,17 +66,16 @@ export interface BackfillResult extends Partial<RunResult> {
 export async function runBackfill(
   config: Config,
   logger: Logger,
-  openWarehouse: () => Promise<WarehousePort & { close(): Promise<void> }>,
   options: BackfillOptions,
 ): Promise<BackfillResult> {
   const plan = planBackfillRun(config, options);
   const client = clientFor(config, logger);
   try {
     await checkAccess(client, options.signal);
-    const warehouse = await openWarehouse();
+    const warehouse = await openWarehouse(config.warehouse.path);
     try {
       if (options.force) await warehouse.resetBackfill(plan.backfillId);
-      const state = await warehouse.openBackfill(plan.backfillId, 'backfill', plan.params);
+      const state = await warehouse.openBackfill('backfill', plan.params, { backfillId: plan.backfillId });
       if (state.finished) {
         logger.info({ backfillId: plan.backfillId }, 'this backfill already finished; nothing to do (use --force to run it again)');
         return { backfillId: plan.backfillId, exitCode: ExitCode.ok, alreadyFinished: true, resumedSkipping: plan.slices };

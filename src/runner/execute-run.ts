@@ -10,14 +10,14 @@ import { GroupCommitter } from './group-committer.js';
 import { ProgressReporter } from './progress.js';
 import { runChains } from './run-chains.js';
 import { runSlice } from './slice-runner.js';
-import type { WarehousePort } from './warehouse-port.js';
+import type { Warehouse } from '../warehouse/index.js';
 
 export interface RunInput {
   readonly job: string;
   readonly config: Config;
   readonly logger: Logger;
   readonly client: ApiClient;
-  readonly warehouse: WarehousePort;
+  readonly warehouse: Warehouse;
   readonly chains: readonly Chain[];
   readonly cursorFor: (slice: Slice) => CursorMove | undefined;
   readonly backfillFor?: (slice: Slice) => { backfillId: string; sliceKey: string } | undefined;
@@ -53,6 +53,7 @@ export async function executeRun(input: RunInput): Promise<RunResult> {
   const started = Date.now();
   const requestsBefore = client.stats.requests;
   const retriesBefore = client.stats.retries;
+  await warehouse.markAbandonedRuns();
   const runId = await warehouse.startRun(input.job, { pid: process.pid, ...input.detail });
   const log = logger.child({ runId, job: input.job });
   const drift = new DriftReporter(log);
@@ -84,7 +85,7 @@ export async function executeRun(input: RunInput): Promise<RunResult> {
       const code = (error as { code?: string }).code ?? 'VENUE_ETL_INTERNAL';
       const message = scrubSecrets(formatError(error));
       log.error({ stream: slice.stream, scopeId: slice.scopeId, windowFrom: slice.windowFrom, windowTo: slice.windowTo, code }, message);
-      await warehouse.recordSliceError(runId, { stream: slice.stream, scopeId: slice.scopeId, windowFrom: slice.windowFrom, windowTo: slice.windowTo, errorCode: code, message });
+      await warehouse.recordSyncErrors(runId, [{ stream: slice.stream, scopeId: slice.scopeId, windowFrom: slice.windowFrom, windowTo: slice.windowTo, errorCode: code, message }]);
     },
   };
 

@@ -4,14 +4,15 @@ import type { Logger } from '../log/index.js';
 import { accountFromResource, roleFromResource, type DriftReporter } from '../normalize/index.js';
 import type { Slice } from '../plan/index.js';
 import type { CursorMove } from '../warehouse/slice-commit.js';
+import type { CursorMoveRequest } from '../warehouse/index.js';
 import { extractAnalytics } from './extract-analytics.js';
 import type { GroupCommitter } from './group-committer.js';
 import { requestPath, scopeIds } from './request-path.js';
-import type { WarehousePort } from './warehouse-port.js';
+import type { Warehouse } from '../warehouse/index.js';
 
 export interface SliceRunnerContext {
   readonly client: ApiClient;
-  readonly warehouse: WarehousePort;
+  readonly warehouse: Warehouse;
   readonly committer: GroupCommitter;
   readonly drift: DriftReporter;
   readonly logger: Logger;
@@ -42,7 +43,8 @@ export async function runSlice(slice: Slice, ctx: SliceRunnerContext): Promise<n
       }
     }
     const kind = endpoint.scope === 'project' ? 'project' : 'venue';
-    await ctx.warehouse.applyRoles(kind, slice.scopeId, roles, ctx.runId, ctx.at, ctx.cursorFor(slice));
+    const outcome = await ctx.warehouse.applyRolesSnapshot(kind, slice.scopeId, roles, ctx.runId, ctx.at, snapshotCursor(slice, ctx));
+    ctx.committer.rowsWritten += outcome.opened + outcome.closed;
     return roles.length;
   }
   if (endpoint.kind === 'accounts') {
@@ -56,7 +58,8 @@ export async function runSlice(slice: Slice, ctx: SliceRunnerContext): Promise<n
       .filter((resource) => resource.id !== meId)
       .map((resource, index) => accountFromResource(endpoint, resource, false, `data[${index}]`, ctx.drift));
     rows.push(accountFromResource(endpoint, found.me, true, 'me.data', ctx.drift));
-    await ctx.warehouse.upsertAccounts(rows, ctx.runId, ctx.at, ctx.cursorFor(slice));
+    const outcome = await ctx.warehouse.upsertAccounts(rows, ctx.runId, ctx.at, snapshotCursor(slice, ctx));
+    ctx.committer.rowsWritten += outcome.inserted + outcome.updated;
     return rows.length;
   }
   const extracted = await extractAnalytics(slice, { source: ctx.client, drift: ctx.drift, pageSize: ctx.pageSize, signal: ctx.signal });
@@ -81,4 +84,9 @@ export async function runSlice(slice: Slice, ctx: SliceRunnerContext): Promise<n
     extracted.rows,
   );
   return extracted.rows;
+}
+
+function snapshotCursor(slice: Slice, ctx: SliceRunnerContext): { cursor?: CursorMoveRequest } {
+  const move = ctx.cursorFor(slice);
+  return move ? { cursor: { stream: slice.stream, scopeId: slice.scopeId, windowFrom: slice.windowFrom, move } } : {};
 }

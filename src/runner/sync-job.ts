@@ -7,7 +7,8 @@ import type { Slice } from '../plan/index.js';
 import { executeRun, type RunResult } from './execute-run.js';
 import { checkAccess, clientFor } from './open-run.js';
 import { resolveScope } from './scope.js';
-import type { WarehousePort } from './warehouse-port.js';
+import { openWarehouse, type Warehouse } from '../warehouse/index.js';
+import { cursorKey } from '../plan/index.js';
 
 export interface SyncOptions {
   readonly streams?: readonly string[];
@@ -30,7 +31,6 @@ export const DEFAULT_HISTORY_DAYS = 30;
 export async function runSync(
   config: Config,
   logger: Logger,
-  openWarehouse: () => Promise<WarehousePort & { close(): Promise<void> }>,
   options: SyncOptions = {},
 ): Promise<RunResult> {
   const catalogue = buildCatalogue(config);
@@ -42,9 +42,9 @@ export async function runSync(
   const client = clientFor(config, logger);
   try {
     await checkAccess(client, options.signal);
-    const warehouse = await openWarehouse();
+    const warehouse: Warehouse = await openWarehouse(config.warehouse.path);
     try {
-      const cursors = await warehouse.readCursors();
+      const cursors = new Map((await warehouse.readCursors()).map((c) => [cursorKey(c.stream, c.scopeId), c.cursorDate]));
       const grains = Array.isArray(config.sync.summaryGrain) ? config.sync.summaryGrain : [config.sync.summaryGrain];
       const chains = planSync({
         catalogue, ...scope, cursors, startDate, until, today,

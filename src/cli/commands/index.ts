@@ -1,5 +1,7 @@
 import type { Command } from '../command.js';
 import { configCommand } from './config.js';
+import { syncCommand } from './sync.js';
+import { backfillCommand } from './backfill.js';
 import { simulateCommand } from './simulate.js';
 import { exportCommand } from './export.js';
 import { sqlCommand } from './sql.js';
@@ -9,6 +11,8 @@ import { statusCommand } from './status.js';
 
 /** Every command the CLI offers, in the order `--help` lists them. */
 export const COMMANDS: readonly Command[] = [
+  syncCommand,
+  backfillCommand,
   configCommand,
   simulateCommand,
   exportCommand,

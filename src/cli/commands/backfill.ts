@@ -1,0 +1,62 @@
+import { ExitCode, UsageError } from '../../errors/index.js';
+import { planBackfillRun, runBackfill } from '../../runner/backfill-job.js';
+import { booleanOption, dateOption, intOption, listOption } from '../args.js';
+import type { Command } from '../command.js';
+import { commandLogger, configPath, loadCommandConfig } from '../context.js';
+import { requireApi } from '../../config/index.js';
+import { formatRunSummary } from '../run-summary.js';
+import { formatDuration } from '../../runner/progress.js';
+
+export const backfillCommand: Command = {
+  name: 'backfill',
+  summary: 'Re-extract a date range in windows; resumable (run the same command again to continue), --dry-run prints the plan.',
+  options: {
+    from: { type: 'string', description: 'first day (UTC)', valueName: 'DATE' },
+    to: { type: 'string', description: 'last day (UTC)', valueName: 'DATE' },
+    streams: { type: 'string', description: 'only these streams (default: every analytics stream)', valueName: 'S,S' },
+    venues: { type: 'string', description: 'only these venues of scope.venues', valueName: 'ID,ID' },
+    'window-days': { type: 'string', description: 'days per slice (default: sync.windowDays)', valueName: 'N' },
+    'dry-run': { type: 'boolean', description: 'print the plan (slices, estimated requests and time) and touch nothing' },
+    force: { type: 'boolean', description: 'run a backfill that already finished again' },
+  },
+  async run(args, io) {
+    const from = dateOption(args, 'from');
+    const to = dateOption(args, 'to');
+    if (!from || !to) throw new UsageError('backfill needs --from DATE and --to DATE', 'e.g. venue-etl backfill --from 2026-01-01 --to 2026-03-31');
+    const config = requireApi(loadCommandConfig(args, io), configPath(args));
+    const logger = commandLogger(args, io, config);
+    const streams = listOption(args, 'streams');
+    const venues = listOption(args, 'venues');
+    const windowDays = intOption(args, 'window-days', { min: 1, max: 3660 });
+    const options = {
+      from, to, signal: io.signal, force: booleanOption(args, 'force'),
+      ...(streams ? { streams } : {}),
+      ...(venues ? { venues } : {}),
+      ...(windowDays ? { windowDays } : {}),
+    };
+    if (booleanOption(args, 'dry-run')) {
+      const plan = planBackfillRun(config, options);
+      // Latency is not known before a run; 200 ms per request is the assumption shown.
+      const assumedLatencyMs = 200;
+      const seconds = (plan.requests * assumedLatencyMs) / 1000 / config.api.concurrency;
+      const lines = [
+        `backfill ${plan.backfillId}: ${from} .. ${to}, ${plan.slices} slices, at least ${plan.requests} requests`,
+        ...plan.byStream.map((s) => `  ${s.stream.padEnd(30)} ${String(s.slices).padStart(7)} slices ${String(s.requests).padStart(8)} requests`),
+        `estimated time: ${formatDuration(seconds)} at ${config.api.concurrency} concurrent requests and ${assumedLatencyMs} ms per request`,
+        'list endpoints (rating-statistics-summaries) need one more request per extra page.',
+        'dry run: nothing was requested or written.',
+      ];
+      io.stdout.write(`${lines.join('\n')}\n`);
+      return ExitCode.ok;
+    }
+    const tty = (io.stderr as NodeJS.WriteStream).isTTY ? (io.stderr as NodeJS.WriteStream) : undefined;
+    const result = await runBackfill(config, logger, { ...options, ...(tty ? { progressTty: tty } : {}) });
+    if (result.alreadyFinished) {
+      io.stdout.write(`backfill ${result.backfillId} already finished: nothing to do (--force runs it again)\n`);
+      return ExitCode.ok;
+    }
+    if (result.resumedSkipping > 0) io.stdout.write(`backfill ${result.backfillId} resumed: ${result.resumedSkipping} slices were already done\n`);
+    if (result.runId) io.stdout.write(formatRunSummary('backfill', result as Parameters<typeof formatRunSummary>[1]));
+    return result.exitCode;
+  },
+};

@@ -1,0 +1,31 @@
+import { runSync } from '../../runner/sync-job.js';
+import { dateOption, listOption } from '../args.js';
+import type { Command } from '../command.js';
+import { commandLogger, configPath, loadCommandConfig } from '../context.js';
+import { requireApi } from '../../config/index.js';
+import { formatRunSummary } from '../run-summary.js';
+
+export const syncCommand: Command = {
+  name: 'sync',
+  summary: 'One incremental run (the nightly job): every selected stream and venue from its cursor minus the lookback up to yesterday (UTC).',
+  options: {
+    streams: { type: 'string', description: 'only these streams (comma-separated)', valueName: 'S,S' },
+    venues: { type: 'string', description: 'only these venues of scope.venues (comma-separated)', valueName: 'ID,ID' },
+    until: { type: 'string', description: 'last day to extract (default: yesterday, UTC)', valueName: 'DATE' },
+  },
+  async run(args, io) {
+    const config = requireApi(loadCommandConfig(args, io), configPath(args));
+    const logger = commandLogger(args, io, config);
+    const streams = listOption(args, 'streams');
+    const venues = listOption(args, 'venues');
+    const until = dateOption(args, 'until');
+    const result = await runSync(config, logger, {
+      signal: io.signal,
+      ...(streams ? { streams } : {}),
+      ...(venues ? { venues } : {}),
+      ...(until ? { until } : {}),
+    });
+    io.stdout.write(formatRunSummary('sync', result));
+    return result.exitCode;
+  },
+};
