@@ -1,5 +1,6 @@
 import type { Command } from '../command.js';
 import { configCommand } from './config.js';
+import { demoCommand } from './demo.js';
 import { syncCommand } from './sync.js';
 import { backfillCommand } from './backfill.js';
 import { simulateCommand } from './simulate.js';
@@ -11,6 +12,7 @@ import { statusCommand } from './status.js';
 
 /** Every command the CLI offers, in the order `--help` lists them. */
 export const COMMANDS: readonly Command[] = [
+  demoCommand,
   syncCommand,
   backfillCommand,
   configCommand,

@@ -1,0 +1,19 @@
+-- Per venue, the last 7 loaded days: devices detected and authenticated, logins, rating.
+-- Series may hold hourly or daily rows; both sum to the day for these additive counts.
+WITH last_day AS (
+  SELECT max(ts) AS ts FROM series_points WHERE stream = 'venue-devices-history'
+),
+recent AS (
+  SELECT p.*
+  FROM series_points p, last_day
+  WHERE p.ts > last_day.ts - INTERVAL 7 DAY
+)
+SELECT
+  venue_id::VARCHAR AS venue_id,
+  sum(value) FILTER (WHERE stream = 'venue-devices-history' AND metric = 'detected')::BIGINT AS detected,
+  sum(value) FILTER (WHERE stream = 'venue-devices-history' AND metric = 'authenticated')::BIGINT AS authenticated,
+  sum(value) FILTER (WHERE stream = 'venue-users-history' AND metric = 'logins')::BIGINT AS logins,
+  round(sum(value) FILTER (WHERE stream = 'rating-history' AND metric = 'rates-count'), 0)::BIGINT AS ratings
+FROM recent
+GROUP BY venue_id
+ORDER BY venue_id;

@@ -1,0 +1,97 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { resolveConfig, type ApiReadyConfig } from '../config/index.js';
+import { exportParquet, exportTotals } from '../export/index.js';
+import type { Logger } from '../log/index.js';
+import { runSync } from '../runner/sync-job.js';
+import type { RunResult } from '../runner/execute-run.js';
+import { startSimulator } from '../simulator/index.js';
+import { openWarehouse } from '../warehouse/index.js';
+import { sql } from '../warehouse/sql-files.js';
+
+export interface DemoOptions {
+  /** Where the warehouse, the Parquet files and a config for follow-up commands go. */
+  readonly dir: string;
+  readonly logger: Logger;
+  readonly signal?: AbortSignal;
+  readonly venues?: number;
+  readonly seed?: number;
+}
+
+export interface DemoResult {
+  readonly sync: RunResult;
+  readonly report: string;
+}
+
+/**
+ * The whole product on one machine, with no config and no network: the built-in simulator on a
+ * free loopback port, one nightly sync into `<dir>/warehouse.duckdb`, a Parquet export into
+ * `<dir>/parquet`, and a short report. Running it again is an incremental run (the simulator's
+ * world is the same for the same seed, so nothing changes).
+ */
+export async function runDemo(options: DemoOptions): Promise<DemoResult> {
+  mkdirSync(options.dir, { recursive: true });
+  const simulator = await startSimulator({ seed: options.seed ?? 42, venues: options.venues ?? 6, days: 120 });
+  try {
+    const warehousePath = join(options.dir, 'warehouse.duckdb');
+    const parquetDir = join(options.dir, 'parquet');
+    const config = resolveConfig(
+      {
+        api: { baseUrl: simulator.url, token: simulator.token, concurrency: 8 },
+        scope: { venues: simulator.world.venues.map((v) => v.id), projects: simulator.world.projects.map((p) => p.id) },
+        warehouse: { path: warehousePath },
+        parquet: { dir: parquetDir },
+      },
+      {},
+      'demo config',
+    ) as ApiReadyConfig;
+    const sync = await runSync(config, options.logger, { job: 'demo-sync', ...(options.signal ? { signal: options.signal } : {}) });
+    const exported = exportTotals(await exportParquet({ warehouse: warehousePath, dir: parquetDir, logger: options.logger }));
+    // A config for the read-side commands (sql, report, check, status) on the demo's files.
+    const followUp = join(options.dir, 'venue-etl.config.json');
+    writeFileSync(followUp, `${JSON.stringify({ warehouse: { path: warehousePath }, parquet: { dir: parquetDir } }, null, 2)}\n`);
+
+    const warehouse = await openWarehouse(warehousePath, { readOnly: true });
+    let tables: Record<string, unknown>[];
+    let venues: Record<string, unknown>[];
+    try {
+      tables = await warehouse.query(`
+        SELECT 'series_points' AS "table", count(*)::BIGINT AS "rows" FROM series_points UNION ALL
+        SELECT 'summary_values', count(*) FROM summary_values UNION ALL
+        SELECT 'venue_roles', count(*) FROM venue_roles UNION ALL
+        SELECT 'project_roles', count(*) FROM project_roles UNION ALL
+        SELECT 'accounts', count(*) FROM accounts`);
+      venues = await warehouse.query(sql('demo/venue-summary.sql'));
+    } finally {
+      await warehouse.close();
+    }
+    const names = new Map(simulator.world.venues.map((v) => [v.id, v.name]));
+    const lines = [
+      '',
+      `venue-etl demo: simulator at ${simulator.url} (${simulator.world.venues.length} venues, ${simulator.world.projects.length} projects)`,
+      '',
+      `sync ${sync.status}: ${sync.slices.done} slices, ${sync.requests} requests (${sync.retries} retries), ${sync.rowsWritten} rows written in ${(sync.durationMs / 1000).toFixed(1)}s`,
+      `export: ${exported.written} Parquet files written, ${exported.unchanged} unchanged, ${(exported.bytes / 1e6).toFixed(1)} MB in ${parquetDir}`,
+      '',
+      'warehouse rows:',
+      ...tables.map((t) => `  ${String(t.table).padEnd(16)} ${String(t.rows).padStart(8)}`),
+      '',
+      'last 7 days per venue:',
+      `  ${'venue'.padEnd(28)} ${'detected'.padStart(9)} ${'authenticated'.padStart(13)} ${'logins'.padStart(7)} ${'ratings'.padStart(7)}`,
+      ...venues.map((v) => `  ${String(names.get(String(v.venue_id)) ?? v.venue_id).slice(0, 28).padEnd(28)} ${String(v.detected).padStart(9)} ${String(v.authenticated).padStart(13)} ${String(v.logins).padStart(7)} ${String(v.ratings).padStart(7)}`),
+      '',
+      'next:',
+      `  npx venue-etl report --config ${followUp}                       # list the named reports`,
+      `  npx venue-etl report daily-devices --config ${followUp}`,
+      `  npx venue-etl sql "SELECT stream, count(*) FROM series_points GROUP BY ALL" --config ${followUp}`,
+      `  npx venue-etl sql "SELECT count(*) FROM series_points" --parquet --config ${followUp}`,
+      `  npx venue-etl check --config ${followUp}`,
+      `  npx venue-etl status --config ${followUp}`,
+      '  npm start                                  # again: an incremental run that re-reads only the lookback',
+      '',
+    ];
+    return { sync, report: lines.join('\n') };
+  } finally {
+    await simulator.close();
+  }
+}
