@@ -1,6 +1,7 @@
 import type { Command } from '../command.js';
 import { configCommand } from './config.js';
 import { demoCommand } from './demo.js';
+import { jobsCommand } from './jobs.js';
 import { syncCommand } from './sync.js';
 import { backfillCommand } from './backfill.js';
 import { simulateCommand } from './simulate.js';
@@ -22,4 +23,5 @@ export const COMMANDS: readonly Command[] = [
   reportCommand,
   checkCommand,
   statusCommand,
+  jobsCommand,
 ];
