@@ -17,11 +17,11 @@ function problemsOf(raw: unknown, env: Record<string, string> = {}): { path: str
 describe('config', () => {
   it('fills defaults and interpolates ${ENV}', () => {
     const config = resolveConfig(minimal, { TOKEN: 'secret-token-1' });
-    expect(config.api.token).toBe('secret-token-1');
-    expect(config.api.concurrency).toBe(8);
+    expect(config.api!.token).toBe('secret-token-1');
+    expect(config.api!.concurrency).toBe(8);
     expect(config.sync.lookbackDays).toBe(3);
     expect(config.warehouse.path).toBe('data/warehouse.duckdb');
-    expect(maskConfig(config).api.token).toBe('***');
+    expect(maskConfig(config).api!.token).toBe('***');
   });
 
   it('reports every problem at once with its JSON path', () => {
