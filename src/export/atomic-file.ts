@@ -1,5 +1,12 @@
 import { closeSync, fsyncSync, openSync, renameSync, writeSync } from 'node:fs';
+import { open, rename } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+
+const ignorable = (error: unknown): boolean => {
+  // Some filesystems refuse fsync on a directory; the rename is still atomic there.
+  const code = (error as NodeJS.ErrnoException).code;
+  return code === 'EINVAL' || code === 'EISDIR' || code === 'EPERM';
+};
 
 /** Flushes a file's data (or a directory's entries) to disk. */
 export function fsyncPath(path: string): void {
@@ -7,10 +14,20 @@ export function fsyncPath(path: string): void {
   try {
     fsyncSync(fd);
   } catch (error) {
-    // Some filesystems refuse fsync on a directory; the rename is still atomic there.
-    if ((error as NodeJS.ErrnoException).code !== 'EINVAL' && (error as NodeJS.ErrnoException).code !== 'EISDIR') throw error;
+    if (!ignorable(error)) throw error;
   } finally {
     closeSync(fd);
+  }
+}
+
+async function fsyncPathAsync(path: string): Promise<void> {
+  const handle = await open(path, 'r');
+  try {
+    await handle.sync();
+  } catch (error) {
+    if (!ignorable(error)) throw error;
+  } finally {
+    await handle.close();
   }
 }
 
@@ -23,6 +40,13 @@ export function publishFile(temp: string, target: string): void {
   fsyncPath(temp);
   renameSync(temp, target);
   fsyncPath(dirname(target));
+}
+
+/** Same as publishFile, off the main thread: the export overlaps these waits with the next COPY. */
+export async function publishFileAsync(temp: string, target: string): Promise<void> {
+  await fsyncPathAsync(temp);
+  await rename(temp, target);
+  await fsyncPathAsync(dirname(target));
 }
 
 /** Writes `text` to `path` atomically, through a hidden temp file beside it. */

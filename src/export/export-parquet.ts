@@ -11,6 +11,7 @@ import { MANIFEST_FILE, readManifest, writeManifest, type Manifest, type Partiti
 import { removeFileAndEmptyFolders } from './remove-file.js';
 import { EXPORT_TABLES, PARTITION_KEYS, type ExportTable } from './tables.js';
 import { writePartitionFile } from './write-file.js';
+import { Pipeline } from './pipeline.js';
 import type { ExportReport, TableExportReport } from './export-report.js';
 
 export interface ExportOptions {
@@ -119,29 +120,41 @@ async function exportTable(
   let unchanged = 0;
   let rowsWritten = 0;
   let bytesWritten = 0;
-  for (const partition of current) {
-    if (options.signal?.aborted) throw aborted();
-    const old = sameSchema ? previous.partitions[partition.key] : undefined;
-    const file = disk.files.get(partition.key);
-    if (
-      old !== undefined &&
-      file !== undefined &&
-      old.fingerprint === partition.fingerprint &&
-      old.ino === file.ino &&
-      old.bytes === file.bytes &&
-      old.mtimeMs === file.mtimeMs
-    ) {
-      partitions[partition.key] = old;
-      unchanged++;
-      continue;
+  // DuckDB writes one file at a time; fsync and rename of the previous ones overlap with it.
+  const publishing = new Pipeline(8);
+  try {
+    for (const partition of current) {
+      if (options.signal?.aborted) throw aborted();
+      const old = sameSchema ? previous.partitions[partition.key] : undefined;
+      const file = disk.files.get(partition.key);
+      if (
+        old !== undefined &&
+        file !== undefined &&
+        old.fingerprint === partition.fingerprint &&
+        old.ino === file.ino &&
+        old.bytes === file.bytes &&
+        old.mtimeMs === file.mtimeMs
+      ) {
+        partitions[partition.key] = old;
+        unchanged++;
+        continue;
+      }
+      const publish = await writePartitionFile(connection, table, columns, partition, join(tableDir, ...partition.key.split('/')));
+      await publishing.add(async () => {
+        const identity = await publish();
+        partitions[partition.key] = { rows: partition.rows, fingerprint: partition.fingerprint, ...identity, writtenAt: new Date().toISOString() };
+        written++;
+        rowsWritten += partition.rows;
+        bytesWritten += identity.bytes;
+        logger?.debug({ partition: partition.key, rows: partition.rows, bytes: identity.bytes }, 'partition written');
+      });
     }
-    const identity = await writePartitionFile(connection, table, columns, partition, join(tableDir, ...partition.key.split('/')));
-    partitions[partition.key] = { rows: partition.rows, fingerprint: partition.fingerprint, ...identity, writtenAt: new Date().toISOString() };
-    written++;
-    rowsWritten += partition.rows;
-    bytesWritten += identity.bytes;
-    logger?.debug({ partition: partition.key, rows: partition.rows, bytes: identity.bytes }, 'partition written');
+  } catch (error) {
+    // Let the files in flight finish (they are complete either way); report the first error.
+    await publishing.drain().catch(() => undefined);
+    throw error;
   }
+  await publishing.drain();
 
   let removed = 0;
   for (const key of disk.files.keys()) {

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { publishFile } from './atomic-file.js';
+import { publishFileAsync } from './atomic-file.js';
 import { identityOf, TEMP_PREFIX, type FileIdentity } from './disk-scan.js';
 import { monthExpression, type ExportTable } from './tables.js';
 import { identifier, literal } from './sql-text.js';
@@ -29,9 +29,10 @@ function partitionFilter(table: ExportTable, partition: PartitionState): string 
 }
 
 /**
- * Writes one partition's file: COPY to a hidden temp file in the partition's folder (no
- * `*.parquet` glob matches it), then fsync and rename over the old file. A reader, or a crash
- * at any point, sees the old complete file or the new complete file.
+ * Writes one partition's rows to a hidden temp file in the partition's folder (no `*.parquet`
+ * glob matches it) and returns a function that publishes it: fsync, then rename over the old
+ * file. A reader, or a crash at any point, sees the old complete file or the new complete one.
+ * Publishing is separate so the export can fsync one file while DuckDB writes the next.
  */
 export async function writePartitionFile(
   connection: DuckDBConnection,
@@ -39,7 +40,7 @@ export async function writePartitionFile(
   columns: readonly ColumnInfo[],
   partition: PartitionState,
   target: string,
-): Promise<FileIdentity> {
+): Promise<() => Promise<FileIdentity>> {
   const folder = dirname(target);
   mkdirSync(folder, { recursive: true });
   const temp = join(folder, `${TEMP_PREFIX}${process.pid}`);
@@ -53,6 +54,8 @@ export async function writePartitionFile(
             ${order.length > 0 ? `ORDER BY ${order.map(identifier).join(', ')}` : ''})
        TO ${literal(temp)} (FORMAT parquet, COMPRESSION zstd)`,
   );
-  publishFile(temp, target);
-  return identityOf(target);
+  return async () => {
+    await publishFileAsync(temp, target);
+    return identityOf(target);
+  };
 }
