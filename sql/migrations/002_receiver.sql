@@ -10,13 +10,13 @@ CREATE TABLE receiver_journal_progress (
   updated_at TIMESTAMPTZ NOT NULL
 );
 
--- Per user / venue, which event set each attribute column: {"email": "<version>", …}. A
+-- Per user / venue, which event set each attribute column. A
 -- version sorts events from older to newer (last-visit-on, visits-count, received_at,
 -- event_id), so an older event never overwrites what a newer one set, whatever the order of
 -- arrival.
 CREATE TABLE receiver_field_versions (
   entity    VARCHAR NOT NULL CHECK (entity IN ('user', 'venue')),
   entity_id UUID    NOT NULL,
-  versions  JSON    NOT NULL,
+  versions  JSON    NOT NULL,           -- {"*": "<version>", "<column>": "<version>", …} (see field-versions.ts)
   PRIMARY KEY (entity, entity_id)
 );

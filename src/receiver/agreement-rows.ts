@@ -1,5 +1,5 @@
 import type { JournaledEvent } from './journaled-event.js';
-import { parseInstant } from './timestamps.js';
+import { normalizeInstant } from './timestamps.js';
 
 export interface AgreementRow {
   readonly user_id: string;
@@ -24,7 +24,7 @@ export function agreementRows(events: readonly JournaledEvent[]): AgreementRow[]
     const userId = event.data.user.id.toLowerCase();
     const venueId = event.data.venue.id.toLowerCase();
     for (const agreement of event.data['user-venue-agreements'] ?? []) {
-      const acceptedDate = agreement['accepted-date'] ? (parseInstant(agreement['accepted-date'])?.iso ?? null) : null;
+      const acceptedDate = normalizeInstant(agreement['accepted-date']);
       const texts = agreement.texts ?? null;
       if (acceptedDate === null && texts === null) continue;
       const row: AgreementRow = { user_id: userId, venue_id: venueId, accepted_date: acceptedDate, texts, event_id: eventId };

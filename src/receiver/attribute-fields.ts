@@ -1,5 +1,5 @@
 import type { EventUser, EventVenue } from './event-schema.js';
-import { parseInstant } from './timestamps.js';
+import { normalizeInstant } from './timestamps.js';
 
 /** A column value as the merge handles it: text (also dates and instants), a flag, or null. */
 export type AttributeValue = string | boolean | null;
@@ -28,9 +28,6 @@ export const VENUE_FIELDS: readonly AttributeField<EventVenue>[] = [
   { column: 'address', read: (v) => v.address },
   { column: 'city', read: (v) => v.city },
   { column: 'country', read: (v) => v.country },
-  { column: 'created_at', read: (v) => instantText(v['created-at']) },
+  { column: 'created_at', read: (v) => (v['created-at'] === undefined ? undefined : normalizeInstant(v['created-at'])) },
 ];
 
-function instantText(value: string | null | undefined): string | null | undefined {
-  return value === undefined || value === null ? value : (parseInstant(value)?.iso ?? null);
-}

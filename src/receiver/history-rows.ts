@@ -1,5 +1,5 @@
 import type { JournaledEvent } from './journaled-event.js';
-import { parseInstant, type Instant } from './timestamps.js';
+import { compareInstants, instantIso, parseInstant, type Instant } from './timestamps.js';
 
 /** One user_venue_history row as a batch contributes it (ISO UTC instants, or null). */
 export interface HistoryRow {
@@ -45,8 +45,8 @@ export function historyRows(events: readonly JournaledEvent[]): HistoryRow[] {
     user_id: userId,
     venue_id: venueId,
     visits_count: aggregate.visits,
-    first_visit_on: aggregate.first?.iso ?? null,
-    last_visit_on: aggregate.last?.iso ?? null,
+    first_visit_on: aggregate.first ? instantIso(aggregate.first) : null,
+    last_visit_on: aggregate.last ? instantIso(aggregate.last) : null,
   }));
 }
 
@@ -57,11 +57,11 @@ function instant(value: string | null | undefined): Instant | undefined {
 function earlier(a: Instant | undefined, b: Instant | undefined): Instant | undefined {
   if (a === undefined) return b;
   if (b === undefined) return a;
-  return b.micros < a.micros ? b : a;
+  return compareInstants(b, a) < 0 ? b : a;
 }
 
 function later(a: Instant | undefined, b: Instant | undefined): Instant | undefined {
   if (a === undefined) return b;
   if (b === undefined) return a;
-  return b.micros > a.micros ? b : a;
+  return compareInstants(b, a) > 0 ? b : a;
 }

@@ -39,7 +39,7 @@ export function parseRecord(record: JournalRecord): ParsedRecord {
 }
 
 // Fixed-width decimal fields make the version a plain string comparison.
-const MICROS_SHIFT = 62_135_596_800_000_000n; // year 1 → 0, so every instant is non-negative
+const MS_SHIFT = 62_135_596_800_000; // year 1 → 0, so every instant is non-negative
 
 /**
  * "Older" for attributes: an event is older than another when its `last-visit-on` is earlier
@@ -51,9 +51,10 @@ const MICROS_SHIFT = 62_135_596_800_000_000n; // year 1 → 0, so every instant 
 export function eventVersion(event: UpsertEventBody, receivedAtMs: number, eventId: string): string {
   const history = event.data['user-venue-history'];
   const visit = history?.['last-visit-on'] ? parseInstant(history['last-visit-on']) : undefined;
-  const visitPart = visit === undefined ? ''.padStart(20, '0') : (visit.micros + MICROS_SHIFT + 1n).toString().padStart(20, '0');
+  const visitPart = visit === undefined ? ''.padStart(18, '0') : `${visit.ms + MS_SHIFT + 1}${String(visit.micros).padStart(3, '0')}`.padStart(18, '0');
   const count = history?.['visits-count'];
   const countPart = (count === undefined || count === null ? 0 : count + 1).toString().padStart(16, '0');
   const receivedPart = Math.max(0, Math.trunc(receivedAtMs)).toString().padStart(15, '0');
-  return `${visitPart}.${countPart}.${receivedPart}.${eventId}`;
+  // 64 bits of the event id are plenty to order two different events with equal times.
+  return `${visitPart}.${countPart}.${receivedPart}.${eventId.slice(0, 16)}`;
 }

@@ -2,6 +2,7 @@ import type { Session } from '../warehouse/index.js';
 import { agreementRows } from './agreement-rows.js';
 import { USER_FIELDS, VENUE_FIELDS, type AttributeField, type AttributeValue } from './attribute-fields.js';
 import { mergeAttributes, newestAttributes, type AttributeState } from './attribute-merge.js';
+import { decodeVersions, encodeVersions } from './field-versions.js';
 import { historyRows } from './history-rows.js';
 import type { JournaledEvent } from './journaled-event.js';
 import * as statements from './merge-statements.js';
@@ -74,10 +75,11 @@ export async function mergeBatch(session: Session, events: readonly JournaledEve
 async function mergeEntity<S>(session: Session, entity: Entity<S>, events: readonly JournaledEvent[]): Promise<void> {
   const incoming = newestAttributes(events, entity.pick, entity.fields);
   const ids = json([...incoming.keys()]);
+  const columns = entity.fields.map((field) => field.column);
   const storedRows = await session.all<Record<string, AttributeValue> & { id: string }>(entity.select, [ids]);
   const storedVersions = new Map(
     (await session.all<{ id: string; versions: string }>(statements.SELECT_VERSIONS, [entity.kind, ids])).map(
-      (row) => [row.id, JSON.parse(row.versions) as Record<string, string>] as const,
+      (row) => [row.id, decodeVersions(row.versions, columns)] as const,
     ),
   );
   const stored = new Map<string, AttributeState>(
@@ -89,7 +91,7 @@ async function mergeEntity<S>(session: Session, entity: Entity<S>, events: reado
   for (const [id, state] of incoming) {
     const merged = mergeAttributes(stored.get(id), state, entity.fields as readonly AttributeField<unknown>[]);
     if (merged.valuesChanged) rows.push({ id, ...merged.state.values });
-    if (merged.versionsChanged) versions.push({ id, versions: JSON.stringify(merged.state.versions) });
+    if (merged.versionsChanged) versions.push({ id, versions: encodeVersions(merged.state.versions) });
   }
   if (rows.length > 0) await session.run(entity.upsert, [json(rows)]);
   if (versions.length > 0) await session.run(statements.UPSERT_VERSIONS, [entity.kind, json(versions)]);

@@ -1,5 +1,6 @@
 import { rename, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { Logger } from '../log/index.js';
 import type { Session } from '../warehouse/index.js';
 import { readSegment, type ReadLimits, type SegmentRead } from './journal-reader.js';
@@ -38,7 +39,7 @@ interface Step {
  */
 export async function mergeJournal(journalDir: string, warehouse: MergeWarehouse, options: MergeJournalOptions = {}): Promise<MergeResult> {
   const started = performance.now();
-  const limits: ReadLimits = { maxRecords: options.batchRecords ?? 2000, maxBytes: options.batchBytes ?? 8 * 1024 * 1024 };
+  const limits: ReadLimits = { maxRecords: options.batchRecords ?? 1000, maxBytes: options.batchBytes ?? 8 * 1024 * 1024 };
   const totals = { records: 0, inserted: 0, duplicates: 0, invalid: 0, batches: 0, segmentsRemoved: 0, segmentsTorn: 0 };
   const segments = await listSegments(journalDir);
   for (const name of segments) {
@@ -83,7 +84,10 @@ async function mergeStep(session: Session, path: string, segment: string, limits
   }
   const events: JournaledEvent[] = [];
   let invalid = 0;
-  for (const record of read.records) {
+  for (const [index, record] of read.records.entries()) {
+    // Parsing and validating is the merge's main-thread work: let requests in between, so a
+    // merge does not hold up the answers to senders.
+    if (index % 100 === 99) await yieldToEventLoop();
     const parsed = parseRecord(record);
     if (parsed.ok) {
       events.push(parsed.event);

@@ -1,42 +1,55 @@
 /**
  * Instants in events are "ISO 8601 timestamps" (spec §6) and `created-at` carries
  * microseconds. `Date.parse` keeps milliseconds only and accepts many non-ISO shapes, so
- * instants are parsed here: the micros order events exactly, and the normalized UTC text
- * casts to TIMESTAMPTZ without depending on the session time zone.
+ * instants are parsed here: the microseconds order events exactly, and the normalized UTC
+ * text casts to TIMESTAMPTZ without depending on the session time zone.
  */
 const INSTANT =
-  /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?(Z|z|[+-]\d{2}(?::?\d{2})?)?$/;
+  /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?([Zz]|[+-]\d{2}(?::?\d{2})?)?)?$/;
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 export interface Instant {
-  /** Microseconds since 1970-01-01T00:00:00Z. */
-  readonly micros: bigint;
-  /** `YYYY-MM-DDTHH:MM:SS.ffffffZ`. */
-  readonly iso: string;
+  /** Milliseconds since 1970-01-01T00:00:00Z. */
+  readonly ms: number;
+  /** The microseconds below `ms` (0–999). */
+  readonly micros: number;
 }
 
 /**
  * Parses an ISO 8601 date-time. A value without an offset is read as UTC: the platform sends
  * offsets in its examples, and UTC is the only reading that does not depend on this machine.
+ * A bare date (`2026-01-31`) is accepted as its midnight UTC rather than refusing the event.
  */
 export function parseInstant(text: string): Instant | undefined {
   const match = INSTANT.exec(text);
   if (!match) return undefined;
-  const [, y, mo, d, h, mi, s = '00', fraction = '', zone = 'Z'] = match;
-  if (!isCalendarDate(Number(y), Number(mo), Number(d))) return undefined;
+  const [, y, mo, d, h = '00', mi = '00', s = '00', fraction = '', zone = 'Z'] = match;
+  const year = Number(y);
+  if (!isCalendarDate(year, Number(mo), Number(d))) return undefined;
   if (Number(h) > 23 || Number(mi) > 59 || Number(s) > 59) return undefined;
   const offsetMinutes = zoneOffsetMinutes(zone);
   if (offsetMinutes === undefined) return undefined;
-  const wallMs = Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s));
-  const micros =
-    BigInt(wallMs - offsetMinutes * 60_000) * 1000n + BigInt(fraction.padEnd(6, '0').slice(0, 6));
-  return { micros, iso: formatMicros(micros) };
+  const wall = new Date(Date.UTC(2000, Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s)));
+  wall.setUTCFullYear(year); // Date.UTC would read years 0–99 as 1900–1999
+  const digits = fraction.padEnd(6, '0');
+  return { ms: wall.getTime() - offsetMinutes * 60_000 + Number(digits.slice(0, 3)), micros: Number(digits.slice(3, 6)) };
 }
 
-/** A calendar date `YYYY-MM-DD` that exists. */
+/** `YYYY-MM-DDTHH:MM:SS.ffffffZ`. */
+export function instantIso(instant: Instant): string {
+  return `${new Date(instant.ms).toISOString().slice(0, 23)}${String(instant.micros).padStart(3, '0')}Z`;
+}
+
+export function compareInstants(a: Instant, b: Instant): number {
+  return a.ms - b.ms || a.micros - b.micros;
+}
+
+/** A calendar date that exists. */
 export function isCalendarDate(year: number, month: number, day: number): boolean {
   if (month < 1 || month > 12 || day < 1) return false;
-  return day <= new Date(Date.UTC(year, month, 0)).getUTCDate();
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  const days = month === 2 ? (leap ? 29 : 28) : [4, 6, 9, 11].includes(month) ? 30 : 31;
+  return day <= days;
 }
 
 export function isIsoCalendarDate(text: string): boolean {
@@ -53,9 +66,8 @@ function zoneOffsetMinutes(zone: string): number | undefined {
   return (zone[0] === '-' ? -1 : 1) * (hours * 60 + minutes);
 }
 
-function formatMicros(micros: bigint): string {
-  const ms = micros / 1000n - (micros % 1000n < 0n ? 1n : 0n);
-  const rest = micros - ms * 1000n;
-  const base = new Date(Number(ms)).toISOString(); // YYYY-MM-DDTHH:MM:SS.mmmZ
-  return `${base.slice(0, 23)}${String(rest).padStart(3, '0')}Z`;
+/** The normalized text of an ISO 8601 date-time; null when absent or not one. */
+export function normalizeInstant(text: string | null | undefined): string | null {
+  const instant = text ? parseInstant(text) : undefined;
+  return instant === undefined ? null : instantIso(instant);
 }

@@ -4,9 +4,8 @@ import type { Warehouse } from '../warehouse/index.js';
 /** All the merge needs from a warehouse: a write transaction. */
 export type MergeWarehouse = Pick<Warehouse, 'transaction'>;
 
-export interface ClosableWarehouse extends MergeWarehouse {
-  close(): Promise<void>;
-}
+/** A warehouse the merge opened itself: `query` runs the CHECKPOINT before `close`. */
+export type ClosableWarehouse = Pick<Warehouse, 'transaction' | 'query' | 'close'>;
 
 /** Opens the warehouse for writing; throws VENUE_WAREHOUSE_LOCKED while another process writes it. */
 export type OpenWarehouseForMerge = (path: string) => Promise<ClosableWarehouse>;
@@ -23,7 +22,12 @@ export function openForEachMerge(path: string, open: OpenWarehouseForMerge): War
   return async (use) => {
     const warehouse = await open(path);
     try {
-      return await use(warehouse);
+      const result = await use(warehouse);
+      // Closing the last handle checkpoints the WAL into the file synchronously, stalling the
+      // event loop (and every sender waiting for an answer) for hundreds of milliseconds; an
+      // explicit CHECKPOINT runs on DuckDB's threads and leaves close() nothing to do.
+      await warehouse.query('CHECKPOINT').catch(() => undefined);
+      return result;
     } finally {
       await warehouse.close();
     }
