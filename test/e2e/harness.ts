@@ -1,0 +1,347 @@
+/**
+ * End-to-end harness: the simulator runs in the test process, the CLI runs as users run it
+ * (the built `dist/src/cli.js` as a child process), and the warehouse is a real DuckDB file in
+ * a temp dir, opened read-only between runs (one process may hold the write lock).
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { startSimulator, type Simulator, type SimulatorOptions } from '../../src/simulator/index.js';
+
+export const CLI = fileURLToPath(new URL('../../dist/src/cli.js', import.meta.url));
+export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+/** The config refers to the token through this variable: no secret sits in the file. */
+export const TOKEN_ENV = 'VENUE_API_TOKEN';
+
+export function assertBuilt(): void {
+  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: build first (npx tsc -p .)`);
+}
+
+// ---------------------------------------------------------------------------------------
+// Dates (UTC), the same arithmetic the CLI uses
+// ---------------------------------------------------------------------------------------
+
+const DAY_MS = 86_400_000;
+
+export function todayUtc(): string {
+  return new Date().toISOString().slice(0, 10);
+}
+
+export function addDays(date: string, days: number): string {
+  return new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
+}
+
+export function eachDay(from: string, to: string): string[] {
+  const days: string[] = [];
+  for (let day = from; day <= to; day = addDays(day, 1)) days.push(day);
+  return days;
+}
+
+// ---------------------------------------------------------------------------------------
+// Fixture: simulator + temp dir + config file
+// ---------------------------------------------------------------------------------------
+
+export interface ConfigOverrides {
+  readonly api?: Readonly<Record<string, unknown>>;
+  readonly sync?: Readonly<Record<string, unknown>>;
+  readonly scope?: { readonly venues?: readonly string[]; readonly projects?: readonly string[] };
+}
+
+export interface Fixture {
+  readonly sim: Simulator;
+  readonly dir: string;
+  readonly configPath: string;
+  readonly warehousePath: string;
+  /** Every venue of the simulated world (all in scope unless overridden). */
+  readonly venues: readonly string[];
+  readonly projects: readonly string[];
+  /** The child's environment: the token in VENUE_API_TOKEN. */
+  readonly env: NodeJS.ProcessEnv;
+  /** Rewrites the config file (e.g. other sync settings); the warehouse path stays. */
+  writeConfig(overrides?: ConfigOverrides): void;
+  /** Runs `venue-etl <args> --config <this config>`. */
+  cli(args: readonly string[], options?: RunOptions): Promise<CliResult>;
+  close(): Promise<void>;
+}
+
+export interface FixtureOptions {
+  readonly sim?: SimulatorOptions;
+  readonly config?: ConfigOverrides;
+}
+
+export async function startFixture(options: FixtureOptions = {}): Promise<Fixture> {
+  const today = todayUtc();
+  const sim = await startSimulator({ seed: 7, venues: 3, days: 60, today, ...options.sim });
+  const dir = mkdtempSync(join(tmpdir(), 'venue-etl-e2e-'));
+  const configPath = join(dir, 'venue-etl.config.json');
+  const warehousePath = join(dir, 'data', 'warehouse.duckdb');
+  const venues = sim.world.venues.map((v) => v.id);
+  const projects = sim.world.projects.map((p) => p.id);
+  const env = childEnv({ [TOKEN_ENV]: sim.token });
+
+  const writeConfig = (overrides: ConfigOverrides = options.config ?? {}): void => {
+    const config = {
+      api: { baseUrl: sim.url, token: `\${${TOKEN_ENV}}`, concurrency: 8, maxRetries: 8, timeoutMs: 10_000, ...overrides.api },
+      scope: { venues: overrides.scope?.venues ?? venues, projects: overrides.scope?.projects ?? projects },
+      sync: { startDate: addDays(today, -14), lookbackDays: 3, windowDays: 7, ...overrides.sync },
+      warehouse: { path: warehousePath },
+      parquet: { dir: join(dir, 'parquet') },
+      log: { level: 'warn' },
+    };
+    writeFileSync(configPath, `${JSON.stringify(config, null, 2)}\n`);
+  };
+  writeConfig();
+
+  return {
+    sim, dir, configPath, warehousePath, venues, projects, env, writeConfig,
+    cli: (args, runOptions = {}) => runCli([...args, '--config', configPath], { env, cwd: dir, ...runOptions }),
+    async close() {
+      await sim.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The test process's environment without any venue-etl settings, plus `extra`. */
+export function childEnv(extra: Readonly<Record<string, string>> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
+  for (const key of Object.keys(env)) if (key.startsWith('VENUE_')) delete env[key];
+  return { ...env, ...extra };
+}
+
+// ---------------------------------------------------------------------------------------
+// Running the CLI
+// ---------------------------------------------------------------------------------------
+
+export interface RunOptions {
+  readonly env?: NodeJS.ProcessEnv;
+  readonly cwd?: string;
+  /** SIGKILL the child this long after it started. */
+  readonly killAfterMs?: number;
+  /** SIGKILL the child as soon as a line of its stderr matches. */
+  readonly killWhenStderr?: RegExp;
+  /** Runs `prefix… node cli.js …` (e.g. `/usr/bin/time -v`); kills then hit the prefix's process. */
+  readonly prefix?: readonly string[];
+  /** Give up (SIGKILL, then throw) after this long. Default 45 s. */
+  readonly timeoutMs?: number;
+}
+
+export interface CliResult {
+  /** Exit status; null when killed by a signal. */
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+  /** Whether this harness killed it (killAfterMs / killWhenStderr). */
+  readonly killed: boolean;
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly durationMs: number;
+}
+
+export function runCli(args: readonly string[], options: RunOptions = {}): Promise<CliResult> {
+  const started = Date.now();
+  const command = options.prefix?.[0] ?? process.execPath;
+  const argv = [...(options.prefix?.slice(1) ?? []), ...(options.prefix ? [process.execPath] : []), CLI, ...args];
+  const child = spawn(command, argv, { cwd: options.cwd ?? REPO_ROOT, env: options.env ?? childEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  let killed = false;
+  let timedOut = false;
+  const kill = (): void => {
+    if (child.exitCode === null && child.signalCode === null) {
+      killed = true;
+      child.kill('SIGKILL');
+    }
+  };
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+  let pending = '';
+  child.stderr.on('data', (chunk: Buffer) => {
+    const text = chunk.toString('utf8');
+    stderr += text;
+    if (options.killWhenStderr) {
+      pending += text;
+      const lines = pending.split('\n');
+      pending = lines.pop() ?? '';
+      if (lines.some((line) => options.killWhenStderr!.test(line))) kill();
+    }
+  });
+  const killTimer = options.killAfterMs === undefined ? undefined : setTimeout(kill, options.killAfterMs);
+  const guard = setTimeout(() => {
+    timedOut = true;
+    kill();
+  }, options.timeoutMs ?? 45_000);
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      clearTimeout(killTimer);
+      clearTimeout(guard);
+      if (timedOut) {
+        reject(new Error(`venue-etl ${args.join(' ')} did not finish in time\nstdout:\n${stdout}\nstderr:\n${stderr}`));
+        return;
+      }
+      resolve({ code, signal, killed, stdout, stderr, durationMs: Date.now() - started });
+    });
+  });
+}
+
+/** A failed expectation on a CLI run shows what it printed. */
+export function describeRun(result: CliResult): string {
+  return `exit ${result.code ?? result.signal}\n--- stdout\n${result.stdout}\n--- stderr\n${result.stderr.slice(-4000)}`;
+}
+
+/** A number from the run summary's lines, e.g. `requests: 72 (0 retries)`. */
+export function summaryNumber(stdout: string, pattern: RegExp): number {
+  const match = pattern.exec(stdout);
+  if (!match?.[1]) throw new Error(`no ${pattern} in:\n${stdout}`);
+  return Number(match[1].replace(/,/g, ''));
+}
+
+// ---------------------------------------------------------------------------------------
+// Reading the warehouse
+// ---------------------------------------------------------------------------------------
+
+export type Row = Record<string, unknown>;
+
+/**
+ * Opens the file read-only, runs the queries, closes it again (so the next CLI run can take
+ * the write lock). Rows are JSON-safe: cast BIGINT/HUGEINT in SQL to read them as numbers/strings.
+ */
+export async function queryWarehouse<T extends readonly string[]>(path: string, ...sql: T): Promise<{ [K in keyof T]: Row[] }> {
+  const instance = await DuckDBInstance.create(path, { access_mode: 'READ_ONLY' });
+  try {
+    const connection = await instance.connect();
+    try {
+      const results: Row[][] = [];
+      for (const statement of sql) results.push((await connection.runAndReadAll(statement)).getRowObjectsJson() as Row[]);
+      return results as { [K in keyof T]: Row[] };
+    } finally {
+      connection.closeSync();
+    }
+  } finally {
+    instance.closeSync();
+  }
+}
+
+export async function queryRows(path: string, sql: string): Promise<Row[]> {
+  const [rows] = await queryWarehouse(path, sql);
+  return rows;
+}
+
+/** Key and value columns of each table: what two warehouses holding the same data agree on. */
+export const CONTENT_COLUMNS = {
+  series_points: 'venue_id, stream, metric, granularity, ts, value',
+  summary_values: 'venue_id, stream, metric, period_start, period_end, value',
+  sync_cursors: 'stream, scope_id, cursor_date',
+  current_venue_roles: 'role_id, venue_id, account_id, name, inherited_from, permissions',
+  current_project_roles: 'role_id, project_id, account_id, name, permissions',
+  accounts: 'account_id, email, full_name, confirmed_at, language, roles_names, tags::VARCHAR, created_by_id, is_me',
+} as const;
+
+/** Content plus who wrote it and when: unchanged only if nothing was rewritten. */
+export const WRITTEN_COLUMNS = {
+  series_points: `${CONTENT_COLUMNS.series_points}, run_id, loaded_at`,
+  summary_values: `${CONTENT_COLUMNS.summary_values}, run_id, loaded_at`,
+  sync_cursors: `${CONTENT_COLUMNS.sync_cursors}, updated_at, run_id`,
+  venue_roles: 'role_id, venue_id, account_id, name, inherited_from, permissions, valid_from, valid_to, run_id',
+  project_roles: 'role_id, project_id, account_id, name, permissions, valid_from, valid_to, run_id',
+  accounts: `${CONTENT_COLUMNS.accounts}, first_seen_at, run_id`,
+} as const;
+
+export type Checksums = Record<string, { rows: number; hash: string }>;
+
+/** Row count and an order-independent hash of the given columns, per table. */
+export async function checksums(path: string, columns: Readonly<Record<string, string>> = CONTENT_COLUMNS): Promise<Checksums> {
+  const tables = Object.keys(columns);
+  const rows = await queryWarehouse(
+    path,
+    ...tables.map((table) => `SELECT count(*)::INTEGER AS n, coalesce(sum(hash(${columns[table]})), 0)::VARCHAR AS h FROM ${table}`),
+  );
+  return Object.fromEntries(tables.map((table, i) => [table, { rows: Number(rows[i]![0]!.n), hash: String(rows[i]![0]!.h) }]));
+}
+
+/** Keys that occur more than once in the fact tables (must be none). */
+export async function duplicateKeys(path: string): Promise<{ series: number; summaries: number; cursors: number }> {
+  const [series, summaries, cursors] = await queryWarehouse(
+    path,
+    `SELECT count(*)::INTEGER AS n FROM (SELECT 1 FROM series_points GROUP BY venue_id, stream, metric, granularity, ts HAVING count(*) > 1)`,
+    `SELECT count(*)::INTEGER AS n FROM (SELECT 1 FROM summary_values GROUP BY venue_id, stream, metric, period_start, period_end HAVING count(*) > 1)`,
+    `SELECT count(*)::INTEGER AS n FROM (SELECT 1 FROM sync_cursors GROUP BY stream, scope_id HAVING count(*) > 1)`,
+  );
+  return { series: Number(series[0]!.n), summaries: Number(summaries[0]!.n), cursors: Number(cursors[0]!.n) };
+}
+
+export async function cursorsOf(path: string): Promise<Map<string, { date: string; runId: string }>> {
+  const rows = await queryRows(path, `SELECT stream, scope_id, strftime(cursor_date, '%Y-%m-%d') AS d, run_id FROM sync_cursors`);
+  return new Map(rows.map((row) => [`${row.stream}|${row.scope_id}`, { date: String(row.d), runId: String(row.run_id) }]));
+}
+
+export interface RunRecord {
+  readonly runId: string;
+  readonly job: string;
+  readonly status: string;
+  readonly requests: number;
+  readonly retries: number;
+  readonly rowsWritten: number;
+  readonly errors: number;
+}
+
+export async function runsOf(path: string): Promise<RunRecord[]> {
+  const rows = await queryRows(
+    path,
+    `SELECT run_id, job, status, requests::INTEGER AS requests, retries::INTEGER AS retries, rows_written::INTEGER AS rows_written, errors::INTEGER AS errors
+     FROM sync_runs ORDER BY run_id`,
+  );
+  return rows.map((row) => ({
+    runId: String(row.run_id), job: String(row.job), status: String(row.status), requests: Number(row.requests),
+    retries: Number(row.retries), rowsWritten: Number(row.rows_written), errors: Number(row.errors),
+  }));
+}
+
+// ---------------------------------------------------------------------------------------
+// Comparing keyed values
+// ---------------------------------------------------------------------------------------
+
+export interface MapDiff {
+  readonly missing: number;
+  readonly extra: number;
+  readonly different: number;
+  /** A few examples of each, for the failure message. */
+  readonly samples: readonly string[];
+}
+
+/** Compares key → value maps; equal maps give `{missing: 0, extra: 0, different: 0, samples: []}`. */
+export function diffMaps(actual: ReadonlyMap<string, unknown>, expected: ReadonlyMap<string, unknown>): MapDiff {
+  let missing = 0;
+  let extra = 0;
+  let different = 0;
+  const samples: string[] = [];
+  const note = (text: string): void => {
+    if (samples.length < 8) samples.push(text);
+  };
+  for (const [key, value] of expected) {
+    if (!actual.has(key)) {
+      missing++;
+      note(`missing ${key} (expected ${JSON.stringify(value)})`);
+    } else if (!sameValue(actual.get(key), value)) {
+      different++;
+      note(`${key}: got ${JSON.stringify(actual.get(key))}, expected ${JSON.stringify(value)}`);
+    }
+  }
+  for (const key of actual.keys()) {
+    if (!expected.has(key)) {
+      extra++;
+      note(`extra ${key} = ${JSON.stringify(actual.get(key))}`);
+    }
+  }
+  return { missing, extra, different, samples };
+}
+
+function sameValue(a: unknown, b: unknown): boolean {
+  if (typeof a === 'number' && typeof b === 'number') return a === b || Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(b));
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+export const NO_DIFF: MapDiff = { missing: 0, extra: 0, different: 0, samples: [] };
