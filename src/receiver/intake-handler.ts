@@ -19,6 +19,8 @@ export interface IntakeOptions {
   readonly logger: Logger;
   readonly counters: IntakeCounters;
   readonly onAccepted?: () => void;
+  /** True once the receiver is stopping: answers then close their connection. */
+  readonly isClosing?: () => boolean;
 }
 
 /**
@@ -34,6 +36,10 @@ export function createIntakeHandler(options: IntakeOptions): (request: IncomingM
 
   return (request, response) => {
     const started = performance.now();
+    // A keep-alive connection would otherwise hold a stopping server open until it times out.
+    const closeIfStopping = (): void => {
+      if (options.isClosing?.()) response.setHeader('connection', 'close');
+    };
     const path = (request.url ?? '/').split('?', 1)[0];
     let eventId: string | undefined;
     let bodyBytes: number | undefined;
@@ -76,11 +82,13 @@ export function createIntakeHandler(options: IntakeOptions): (request: IncomingM
         value = JSON.parse(read.body.toString('utf8'));
       } catch (error) {
         reason = 'invalid_json';
+        closeIfStopping();
         return sendError(response, 400, 'invalid_json', `the body is not valid JSON: ${(error as Error).message}`);
       }
       const validation = validateEvent(value);
       if (!validation.ok) {
         reason = 'invalid_event';
+        closeIfStopping();
         return sendError(response, 400, 'invalid_event', describeProblems(validation.problems), { fields: validation.problems });
       }
       eventId = eventIdOf(read.body);
@@ -88,11 +96,13 @@ export function createIntakeHandler(options: IntakeOptions): (request: IncomingM
         await options.append(read.body, Date.now());
       } catch (error) {
         reason = (error as { code?: string }).code ?? 'journal_unavailable';
+        closeIfStopping();
         return sendError(response, 503, 'unavailable', 'the event could not be stored durably; retry later', {
           headers: { 'retry-after': String(RETRY_AFTER_SECONDS) },
         });
       }
       options.onAccepted?.();
+      closeIfStopping();
       sendJson(response, 200, { status: 'accepted', event_id: eventId });
     })().catch((error: unknown) => {
       options.logger.error({ err: error, path }, 'event request failed');

@@ -63,6 +63,7 @@ export async function startReceiver(options: StartReceiverOptions): Promise<Runn
     activeSegment: () => journal.activeSegment,
   });
   const counters = new IntakeCounters();
+  let closing: Promise<void> | undefined;
   const server = createServer(
     { requestTimeout: 30_000, headersTimeout: 15_000 },
     createIntakeHandler({
@@ -72,6 +73,7 @@ export async function startReceiver(options: StartReceiverOptions): Promise<Runn
       logger,
       counters,
       onAccepted: () => scheduler.markDirty(),
+      isClosing: () => closing !== undefined,
     }),
   );
   try {
@@ -88,7 +90,6 @@ export async function startReceiver(options: StartReceiverOptions): Promise<Runn
   scheduler.start();
   logger.info({ url, journalDir: options.journalDir, segment: journal.activeSegment }, 'event receiver listening');
 
-  let closing: Promise<void> | undefined;
   return {
     url,
     port,

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { request as httpRequest } from 'node:http';
+import { request as httpRequest, type Agent } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { Writable } from 'node:stream';
@@ -41,6 +41,8 @@ export interface PostOptions {
   readonly headers?: Readonly<Record<string, string | undefined>>;
   /** Sent in chunks without Content-Length (chunked encoding). */
   readonly chunks?: readonly Buffer[];
+  /** Default: a fresh connection per request. */
+  readonly agent?: Agent;
 }
 
 /** One request on a fresh connection, with full control over headers (node:http, no defaults added). */
@@ -52,7 +54,7 @@ export function post(url: string, body: string | Buffer | undefined, options: Po
       if (value !== undefined) headers[key] = value;
     }
     if (body !== undefined && !options.chunks) headers['content-length'] = String(Buffer.byteLength(body));
-    const req = httpRequest(target, { method: options.method ?? 'POST', headers, agent: false }, (res) => {
+    const req = httpRequest(target, { method: options.method ?? 'POST', headers, agent: options.agent ?? false }, (res) => {
       let text = '';
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => (text += chunk));

@@ -1,4 +1,5 @@
 import { appendFileSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { Agent } from 'node:http';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startReceiver } from '../../src/receiver/index.js';
@@ -87,6 +88,30 @@ describe('after a crash', () => {
     expect(tables.history[0].visits_count).toBe(3);
     expect(existsSync(join(journalDir, `${segment}.torn`))).toBe(true);
     expect(segmentsIn(journalDir)).not.toContain(segment);
+  });
+});
+
+describe('close()', () => {
+  it('finishes in-flight requests on keep-alive connections promptly; what it acknowledged is merged later', async () => {
+    const journalDir = join(temp.dir, 'journal');
+    const warehousePath = join(temp.dir, 'warehouse.duckdb');
+    const options = { host: '127.0.0.1', port: 0, authorization: AUTH, maxBodyBytes: 65536, journalDir, warehousePath, logger: capturedLogger().logger, mergeIntervalMs: 0 };
+    const receiver = await startReceiver(options);
+    const agent = new Agent({ keepAlive: true, maxSockets: 8 });
+    const sending = Array.from({ length: 40 }, (_, i) => post(receiver.url, eventBody({ visits: i + 1 }), { agent }));
+    await expect.poll(() => receiver.stats.requests).toBeGreaterThanOrEqual(8);
+    const started = Date.now();
+    const closed = receiver.close();
+    const answers = await Promise.allSettled(sending);
+    await closed;
+    agent.destroy();
+    expect(Date.now() - started).toBeLessThan(3000);
+    const acknowledged = answers.filter((a) => a.status === 'fulfilled' && a.value.status === 200).length;
+    expect(acknowledged).toBeGreaterThanOrEqual(8);
+
+    const restarted = await startReceiver(options);
+    expect(await restarted.mergeNow()).toMatchObject({ status: 'merged', inserted: acknowledged });
+    await restarted.close();
   });
 });
 
