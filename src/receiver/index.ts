@@ -6,7 +6,7 @@ export type { MergeJournalOptions } from './merge-journal.js';
 export type { MergeResult } from './merge-result.js';
 export type { ReceiverStats } from './receiver-stats.js';
 export { openForEachMerge, sharedWarehouse, isWarehouseLocked } from './warehouse-access.js';
-export type { MergeWarehouse, ClosableWarehouse, OpenWarehouseForMerge, WarehouseAccess } from './warehouse-access.js';
+export type { MergeWarehouse, ClosableWarehouse, OpenWarehouseForMerge, RunExclusive, WarehouseAccess } from './warehouse-access.js';
 export { validateEvent } from './validate-event.js';
 export type { FieldProblem } from './validate-event.js';
 export { UpsertEventBody } from './event-schema.js';

@@ -8,7 +8,7 @@ import { JournalWriter } from './journal-writer.js';
 import type { MergeResult } from './merge-result.js';
 import { MergeScheduler } from './merge-scheduler.js';
 import { IntakeCounters, type ReceiverStats } from './receiver-stats.js';
-import { openForEachMerge, type OpenWarehouseForMerge, type WarehouseAccess } from './warehouse-access.js';
+import { openForEachMerge, type OpenWarehouseForMerge, type RunExclusive, type WarehouseAccess } from './warehouse-access.js';
 
 export interface StartReceiverOptions {
   readonly host: string;
@@ -22,6 +22,8 @@ export interface StartReceiverOptions {
   readonly warehousePath?: string;
   /** How to open `warehousePath`; defaults to the warehouse layer's `openWarehouse`. */
   readonly openWarehouse?: OpenWarehouseForMerge;
+  /** Queues each merge behind the process's other warehouse writers (with `warehousePath`). */
+  readonly runExclusive?: RunExclusive;
   /** Instead of `warehousePath`: a warehouse this process already holds (see `sharedWarehouse`). */
   readonly warehouse?: WarehouseAccess;
   readonly logger: Logger;
@@ -123,7 +125,7 @@ function warehouseAccessOf(options: StartReceiverOptions): WarehouseAccess {
       hint: 'pass warehousePath (or a shared warehouse handle)',
     });
   }
-  return openForEachMerge(options.warehousePath, options.openWarehouse ?? ((path) => openWarehouse(path)));
+  return openForEachMerge(options.warehousePath, options.openWarehouse ?? ((path) => openWarehouse(path)), options.runExclusive);
 }
 
 function listen(server: Server, host: string, port: number): Promise<void> {

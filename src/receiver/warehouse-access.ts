@@ -18,8 +18,17 @@ export type OpenWarehouseForMerge = (path: string) => Promise<ClosableWarehouse>
  */
 export type WarehouseAccess = <T>(use: (warehouse: MergeWarehouse) => Promise<T>) => Promise<T>;
 
-export function openForEachMerge(path: string, open: OpenWarehouseForMerge): WarehouseAccess {
-  return async (use) => {
+/** Runs a section after (and before) the process's other warehouse writers, e.g. a Mutex's `run`. */
+export type RunExclusive = <T>(section: () => Promise<T>) => Promise<T>;
+
+const unserialized: RunExclusive = (section) => section();
+
+/**
+ * Opens the file for each merge and closes it after. `runExclusive` queues the merge behind
+ * the process's other writers (a `serve` process whose jobs open the same file).
+ */
+export function openForEachMerge(path: string, open: OpenWarehouseForMerge, runExclusive: RunExclusive = unserialized): WarehouseAccess {
+  return (use) => runExclusive(async () => {
     const warehouse = await open(path);
     try {
       const result = await use(warehouse);
@@ -31,18 +40,15 @@ export function openForEachMerge(path: string, open: OpenWarehouseForMerge): War
     } finally {
       await warehouse.close();
     }
-  };
+  });
 }
 
 /**
- * Lends an open warehouse. `runExclusive` (e.g. a Mutex's `run`) serializes merges with the
- * process's other writers or pauses them while a job runs; without it the Warehouse's own
- * write queue orders the transactions.
+ * Lends an open warehouse. `runExclusive` serializes merges with the process's other writers
+ * (or pauses them while a job runs); without it the Warehouse's own write queue orders the
+ * transactions.
  */
-export function sharedWarehouse(
-  warehouse: MergeWarehouse,
-  runExclusive: <T>(section: () => Promise<T>) => Promise<T> = (section) => section(),
-): WarehouseAccess {
+export function sharedWarehouse(warehouse: MergeWarehouse, runExclusive: RunExclusive = unserialized): WarehouseAccess {
   return (use) => runExclusive(() => use(warehouse));
 }
 
