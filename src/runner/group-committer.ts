@@ -71,7 +71,10 @@ export class GroupCommitter {
     this.queue = [];
     this.queuedRows = 0;
     try {
-      this.rowsWritten += (await this.sink.commitSlices(this.runId, batch.map((p) => p.commit))).rowsWritten;
+      // Await first, then add: `x += await y` reads x before the await and would drop what
+      // snapshot commits (roles, accounts) added to rowsWritten in the meantime.
+      const { rowsWritten } = await this.sink.commitSlices(this.runId, batch.map((p) => p.commit));
+      this.rowsWritten += rowsWritten;
       for (const pending of batch) pending.resolve(pending.rows);
     } catch (error) {
       if (batch.length === 1) {
@@ -80,7 +83,8 @@ export class GroupCommitter {
       }
       for (const pending of batch) {
         try {
-          this.rowsWritten += (await this.sink.commitSlices(this.runId, [pending.commit])).rowsWritten;
+          const { rowsWritten } = await this.sink.commitSlices(this.runId, [pending.commit]);
+          this.rowsWritten += rowsWritten;
           pending.resolve(pending.rows);
         } catch (single) {
           pending.reject(single);
