@@ -79,6 +79,15 @@ describe('sync', () => {
     for (const venue of fx.venues) expect(cursors.get(`venue-roles|${venue}`)?.date).toBe(today);
     expect(cursors.get('accounts|*')?.date).toBe(today);
     expect(await duplicateKeys(path)).toEqual({ series: 0, summaries: 0, cursors: 0 });
+
+    // On an empty warehouse every row stored was written by this run, and the run says so.
+    const [stored] = await queryRows(
+      path,
+      `SELECT ((SELECT count(*) FROM series_points) + (SELECT count(*) FROM summary_values) + (SELECT count(*) FROM venue_roles)
+         + (SELECT count(*) FROM project_roles) + (SELECT count(*) FROM accounts))::INTEGER AS n`,
+    );
+    expect(summaryNumber(run.stdout, /([\d,]+) written/)).toBe(stored!.n);
+    expect((await runsOf(path))[0]).toMatchObject({ status: 'succeeded', rowsWritten: stored!.n, errors: 0 });
   });
 
   it('run again, changes nothing and asks only for the lookback', async () => {

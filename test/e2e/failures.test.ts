@@ -1,0 +1,136 @@
+/**
+ * What goes wrong in production, end to end: a refused token, a stream whose documents stop
+ * matching the spec, and an unreliable API (throttling, 5xx, resets, cut bodies).
+ */
+import { existsSync } from 'node:fs';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  addDays, assertBuilt, checksums, childEnv, cursorsOf, describeRun, diffMaps, NO_DIFF, queryRows, runsOf, startFixture,
+  summaryNumber, todayUtc, TOKEN_ENV, WRITTEN_COLUMNS, type Fixture,
+} from './harness.js';
+import { expectedSeries, expectedSummaries, SERIES, storedSeries, storedSummaries, SUMMARY_KIND, type Range } from './truth.js';
+
+let fx: Fixture | undefined;
+beforeAll(assertBuilt);
+afterEach(async () => {
+  await fx?.close();
+  fx = undefined;
+});
+
+const today = todayUtc();
+const yesterday = addDays(today, -1);
+const STREAMS = [...SERIES, ...SUMMARY_KIND];
+
+describe('a refused token', () => {
+  it('exits 1 with a message naming the setting, and creates no warehouse', async () => {
+    fx = await startFixture({ sim: { venues: 2 } });
+    const wrong = 'not-the-token-1234';
+    const run = await fx.cli(['sync'], { env: childEnv({ [TOKEN_ENV]: wrong }) });
+    expect(run.code, describeRun(run)).toBe(1);
+    expect(run.stderr).toMatch(/VENUE_API_AUTH/);
+    expect(run.stderr).toMatch(/api\.token/);
+    expect(run.stderr).toMatch(/VENUE_API_TOKEN/);
+    expect(run.stderr).not.toMatch(/^\s+at /m);
+    expect(run.stderr).not.toContain(wrong);
+    expect(existsSync(fx.warehousePath)).toBe(false);
+    // One request, the token check: nothing else was tried.
+    expect(fx.sim.requests.map((r) => [r.path, r.status])).toEqual([['/accounts/filtered-accounts/me/', 401]]);
+  });
+
+  it('leaves an existing warehouse exactly as it was', async () => {
+    fx = await startFixture({ sim: { venues: 2 }, config: { sync: { startDate: addDays(today, -5) } } });
+    const first = await fx.cli(['sync']);
+    expect(first.code, describeRun(first)).toBe(0);
+    const before = await checksums(fx.warehousePath, WRITTEN_COLUMNS);
+    const runs = await runsOf(fx.warehousePath);
+
+    const run = await fx.cli(['sync'], { env: childEnv({ [TOKEN_ENV]: 'wrong-token-5678' }) });
+    expect(run.code, describeRun(run)).toBe(1);
+    expect(run.stderr).toMatch(/api\.token/);
+    expect(await checksums(fx.warehousePath, WRITTEN_COLUMNS)).toEqual(before);
+    expect(await runsOf(fx.warehousePath)).toEqual(runs);
+  });
+
+  it('a missing token variable is a config error (exit 2) that names it', async () => {
+    fx = await startFixture({ sim: { venues: 2 } });
+    const run = await fx.cli(['sync'], { env: childEnv() });
+    expect(run.code, describeRun(run)).toBe(2);
+    expect(run.stderr).toContain(TOKEN_ENV);
+    expect(run.stderr).not.toMatch(/^\s+at /m);
+    expect(fx.sim.requests).toHaveLength(0);
+    expect(existsSync(fx.warehousePath)).toBe(false);
+  });
+});
+
+describe('a stream whose documents lose an attribute', () => {
+  it('fails that stream only (exit 3), keeps its cursor, and the next run repairs it', async () => {
+    fx = await startFixture({ sim: { venues: 2 }, config: { sync: { startDate: addDays(today, -8) } } });
+    const path = fx.warehousePath;
+    const earlier = addDays(yesterday, -3);
+    const clean = await fx.cli(['sync', '--until', earlier]);
+    expect(clean.code, describeRun(clean)).toBe(0);
+    const cursorsBefore = await cursorsOf(path);
+
+    fx.sim.setFaults('drift-missing=1@venue-users-history');
+    const broken = await fx.cli(['sync']);
+    expect(broken.code, describeRun(broken)).toBe(3);
+    expect(broken.stdout).toMatch(/partial/);
+    const run = (await runsOf(path)).at(-1)!;
+    expect(run).toMatchObject({ status: 'partial', errors: fx.venues.length });
+
+    const errors = await queryRows(path, `SELECT stream, scope_id, error_code, message FROM sync_errors WHERE run_id = '${run.runId}' ORDER BY scope_id`);
+    expect(errors).toEqual([...fx.venues].sort().map((venue) => ({
+      stream: 'venue-users-history',
+      scope_id: venue,
+      error_code: 'VENUE_API_SCHEMA',
+      message: expect.stringMatching(/venue-users-history: data\.attributes\.unique-logins is missing/),
+    })));
+
+    const cursors = await cursorsOf(path);
+    for (const venue of fx.venues) {
+      // The failed stream's cursor did not move (same date, same run); every other stream's did.
+      expect(cursors.get(`venue-users-history|${venue}`)).toEqual(cursorsBefore.get(`venue-users-history|${venue}`));
+      expect(cursors.get(`venue-users-history|${venue}`)?.date).toBe(earlier);
+      for (const stream of STREAMS.filter((s) => s !== 'venue-users-history')) expect(cursors.get(`${stream}|${venue}`)?.date, stream).toBe(yesterday);
+    }
+    const loaded: Range = { venues: fx.venues, streams: STREAMS.filter((s) => s !== 'venue-users-history'), from: addDays(today, -8), to: yesterday };
+    expect(diffMaps(await storedSeries(path, loaded), expectedSeries(fx.sim, loaded))).toEqual(NO_DIFF);
+    expect(diffMaps(await storedSummaries(path, loaded), expectedSummaries(fx.sim, loaded))).toEqual(NO_DIFF);
+    // Nothing of the failed windows was written: the stream still ends where its cursor is.
+    const [last] = await queryRows(path, `SELECT strftime(max(ts), '%Y-%m-%d') AS d FROM series_points WHERE stream = 'venue-users-history'`);
+    expect(last).toEqual({ d: earlier });
+
+    fx.sim.setFaults('none');
+    const repaired = await fx.cli(['sync']);
+    expect(repaired.code, describeRun(repaired)).toBe(0);
+    const users: Range = { ...loaded, streams: ['venue-users-history'] };
+    expect(diffMaps(await storedSeries(path, users), expectedSeries(fx.sim, users))).toEqual(NO_DIFF);
+    for (const venue of fx.venues) expect((await cursorsOf(path)).get(`venue-users-history|${venue}`)?.date).toBe(yesterday);
+  });
+});
+
+describe('an unreliable API', () => {
+  it('retries through throttling, 5xx, resets and cut bodies and loads exactly the truth', async () => {
+    fx = await startFixture({
+      sim: { venues: 2, seed: 5, faults: '429=0.1,500=0.05,reset=0.02,truncate=0.02,retry-after=0' },
+      config: { sync: { startDate: addDays(today, -10) }, api: { maxRetries: 12 } },
+    });
+    const run = await fx.cli(['sync']);
+    expect(run.code, describeRun(run)).toBe(0);
+
+    const range: Range = { venues: fx.venues, streams: STREAMS, from: addDays(today, -10), to: yesterday };
+    expect(diffMaps(await storedSeries(fx.warehousePath, range), expectedSeries(fx.sim, range))).toEqual(NO_DIFF);
+    expect(diffMaps(await storedSummaries(fx.warehousePath, range), expectedSummaries(fx.sim, range))).toEqual(NO_DIFF);
+
+    const injected = fx.sim.requests.filter((r) => r.fault !== undefined);
+    const kinds = new Set(injected.map((r) => r.fault));
+    expect(kinds.has('429') && kinds.has('500')).toBe(true);
+    const retries = summaryNumber(run.stdout, /\(([\d,]+) retries\)/);
+    expect(retries).toBeGreaterThan(0);
+    // Each injected fault cost one retry. The run counts its own requests: faults on the token
+    // check (the leading requests, before the first answered one) are not the run's.
+    const firstAnswered = fx.sim.requests.findIndex((r) => r.fault === undefined);
+    expect(retries).toBe(injected.length - firstAnswered);
+    expect((await runsOf(fx.warehousePath)).at(-1)).toMatchObject({ status: 'succeeded', retries });
+  });
+});
