@@ -163,8 +163,21 @@ export interface CliResult {
 }
 
 /** The built CLI as a child process, as a user runs it. */
-export function runCli(args: readonly string[], options: { cwd?: string; env?: Record<string, string> } = {}): Promise<CliResult> {
+export async function runCli(args: readonly string[], options: { cwd?: string; env?: Record<string, string> } = {}): Promise<CliResult> {
   ensureBuilt();
+  for (let attempt = 1; ; attempt++) {
+    const result = await spawnOnce(args, options);
+    // Other people build dist/ in this checkout too; a module caught half-written by their tsc
+    // fails to link. That says nothing about the command: run it again once dist has settled.
+    if (attempt < 3 && result.code === 1 && /SyntaxError: The requested module|ERR_MODULE_NOT_FOUND|SyntaxError: Unexpected end of input/.test(result.stderr)) {
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      continue;
+    }
+    return result;
+  }
+}
+
+function spawnOnce(args: readonly string[], options: { cwd?: string; env?: Record<string, string> }): Promise<CliResult> {
   return new Promise((resolvePromise, reject) => {
     const child = spawn(process.execPath, [CLI, ...args], {
       cwd: options.cwd ?? repoRoot,
