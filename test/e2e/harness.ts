@@ -46,6 +46,8 @@ export function eachDay(from: string, to: string): string[] {
 // ---------------------------------------------------------------------------------------
 
 export interface ConfigOverrides {
+  /** Another warehouse file (e.g. a clean run to compare with), in the same temp dir. */
+  readonly warehousePath?: string;
   readonly api?: Readonly<Record<string, unknown>>;
   readonly sync?: Readonly<Record<string, unknown>>;
   readonly scope?: { readonly venues?: readonly string[]; readonly projects?: readonly string[] };
@@ -61,10 +63,10 @@ export interface Fixture {
   readonly projects: readonly string[];
   /** The child's environment: the token in VENUE_API_TOKEN. */
   readonly env: NodeJS.ProcessEnv;
-  /** Rewrites the config file (e.g. other sync settings); the warehouse path stays. */
-  writeConfig(overrides?: ConfigOverrides): void;
-  /** Runs `venue-etl <args> --config <this config>`. */
-  cli(args: readonly string[], options?: RunOptions): Promise<CliResult>;
+  /** Rewrites the config file (or writes another one at `file`) with `extra` on top of the fixture's settings; returns its path. */
+  writeConfig(overrides?: ConfigOverrides, file?: string): string;
+  /** Runs `venue-etl <args> --config <this config>` (or `options.configPath`). */
+  cli(args: readonly string[], options?: RunOptions & { readonly configPath?: string }): Promise<CliResult>;
   close(): Promise<void>;
 }
 
@@ -83,22 +85,29 @@ export async function startFixture(options: FixtureOptions = {}): Promise<Fixtur
   const projects = sim.world.projects.map((p) => p.id);
   const env = childEnv({ [TOKEN_ENV]: sim.token });
 
-  const writeConfig = (overrides: ConfigOverrides = options.config ?? {}): void => {
+  // Overrides apply on top of the fixture's own (options.config).
+  const writeConfig = (extra: ConfigOverrides = {}, file = configPath): string => {
+    const base = options.config ?? {};
+    const overrides: ConfigOverrides = {
+      ...base, ...extra,
+      api: { ...base.api, ...extra.api }, sync: { ...base.sync, ...extra.sync }, scope: { ...base.scope, ...extra.scope },
+    };
     const config = {
       api: { baseUrl: sim.url, token: `\${${TOKEN_ENV}}`, concurrency: 8, maxRetries: 8, timeoutMs: 10_000, ...overrides.api },
       scope: { venues: overrides.scope?.venues ?? venues, projects: overrides.scope?.projects ?? projects },
       sync: { startDate: addDays(today, -14), lookbackDays: 3, windowDays: 7, ...overrides.sync },
-      warehouse: { path: warehousePath },
+      warehouse: { path: overrides.warehousePath ?? warehousePath },
       parquet: { dir: join(dir, 'parquet') },
       log: { level: 'warn' },
     };
-    writeFileSync(configPath, `${JSON.stringify(config, null, 2)}\n`);
+    writeFileSync(file, `${JSON.stringify(config, null, 2)}\n`);
+    return file;
   };
   writeConfig();
 
   return {
     sim, dir, configPath, warehousePath, venues, projects, env, writeConfig,
-    cli: (args, runOptions = {}) => runCli([...args, '--config', configPath], { env, cwd: dir, ...runOptions }),
+    cli: (args, runOptions = {}) => runCli([...args, '--config', runOptions.configPath ?? configPath], { env, cwd: dir, ...runOptions }),
     async close() {
       await sim.close();
       rmSync(dir, { recursive: true, force: true });
@@ -122,8 +131,9 @@ export interface RunOptions {
   readonly cwd?: string;
   /** SIGKILL the child this long after it started. */
   readonly killAfterMs?: number;
-  /** SIGKILL the child as soon as a line of its stderr matches. */
+  /** SIGKILL the child as soon as a line of its stderr matches (the `killAfterMatches`-th such line). */
   readonly killWhenStderr?: RegExp;
+  readonly killAfterMatches?: number;
   /** Runs `prefix… node cli.js …` (e.g. `/usr/bin/time -v`); kills then hit the prefix's process. */
   readonly prefix?: readonly string[];
   /** Give up (SIGKILL, then throw) after this long. Default 45 s. */
@@ -158,6 +168,7 @@ export function runCli(args: readonly string[], options: RunOptions = {}): Promi
   };
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
   let pending = '';
+  let matches = 0;
   child.stderr.on('data', (chunk: Buffer) => {
     const text = chunk.toString('utf8');
     stderr += text;
@@ -165,7 +176,8 @@ export function runCli(args: readonly string[], options: RunOptions = {}): Promi
       pending += text;
       const lines = pending.split('\n');
       pending = lines.pop() ?? '';
-      if (lines.some((line) => options.killWhenStderr!.test(line))) kill();
+      matches += lines.filter((line) => options.killWhenStderr!.test(line)).length;
+      if (matches >= (options.killAfterMatches ?? 1)) kill();
     }
   });
   const killTimer = options.killAfterMs === undefined ? undefined : setTimeout(kill, options.killAfterMs);
@@ -342,6 +354,18 @@ export function diffMaps(actual: ReadonlyMap<string, unknown>, expected: Readonl
 function sameValue(a: unknown, b: unknown): boolean {
   if (typeof a === 'number' && typeof b === 'number') return a === b || Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(b));
   return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/** Deterministic pseudo-random numbers in [0, 1) (mulberry32): seeded kill moments. */
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
 }
 
 export const NO_DIFF: MapDiff = { missing: 0, extra: 0, different: 0, samples: [] };
