@@ -24,7 +24,7 @@ export const checkCommand: Command = {
         ['check', 'status', 'rows found', 'sample'],
         results.map((r) => [r.name, r.status === 'ok' ? 'ok' : r.status.toUpperCase(), String(r.rows), r.sample]),
         [false, false, true, false],
-        100,
+        140,
       ),
     );
     const bad = results.filter((r) => r.status !== 'ok');

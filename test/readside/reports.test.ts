@@ -1,0 +1,155 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { exportParquet } from '../../src/export/index.js';
+import { formatJson } from '../../src/readside/format-json.js';
+import { listNamedSql, loadNamedSql, openParquetSource, openWarehouseSource, runNamedSql, type QuerySource, type SqlParams } from '../../src/readside/index.js';
+import { variableStatements } from '../../src/readside/variables.js';
+import { DAYS, repoRoot, runCli, seededWarehouse, tempDir, utcDay, V1, V2, withFile, writeConfig } from './fixture.js';
+
+const REQUIRED = ['daily-devices', 'daily-logins', 'login-method-shares', 'rating-distribution', 'remarketing-trend', 'venue-access', 'freshness'];
+
+type Row = Record<string, unknown>;
+
+async function report(opening: Promise<QuerySource>, name: string, params: SqlParams = {}): Promise<Row[]> {
+  const source = await opening;
+  try {
+    return JSON.parse(formatJson(await runNamedSql(source.connection, loadNamedSql('reports', name), params))) as Row[];
+  } finally {
+    await source.close();
+  }
+}
+
+describe('named reports', () => {
+  const { dir, cleanup } = tempDir();
+  const warehouse = join(dir, 'warehouse.duckdb');
+  const parquet = join(dir, 'parquet');
+  const onWarehouse = (name: string, params?: SqlParams) => report(openWarehouseSource(warehouse), name, params);
+  const onParquet = (name: string, params?: SqlParams) => report(openParquetSource(parquet), name, params);
+
+  beforeAll(async () => {
+    await seededWarehouse(warehouse);
+    await exportParquet({ warehouse, dir: parquet });
+  });
+  afterAll(cleanup);
+
+  it('every file starts with a one-line description comment', () => {
+    const names = listNamedSql('reports').map((r) => r.name);
+    expect(names).toEqual(expect.arrayContaining(REQUIRED));
+    for (const file of readdirSync(join(repoRoot, 'sql', 'reports'))) {
+      const first = readFileSync(join(repoRoot, 'sql', 'reports', file), 'utf8').split('\n')[0];
+      expect(first, file).toMatch(/^-- \S.{10,}$/);
+    }
+  });
+
+  it('each report returns rows on seeded data, the same on the warehouse and on the Parquet export', async () => {
+    for (const { name } of listNamedSql('reports')) {
+      const rows = await onWarehouse(name);
+      expect(rows.length, name).toBeGreaterThan(0);
+      expect(await onParquet(name), name).toEqual(rows);
+    }
+  });
+
+  it('daily-devices sums hours to days and leaves non-additive unique counts out of hourly days', async () => {
+    const rows = await onWarehouse('daily-devices');
+    expect(rows).toHaveLength(2 * DAYS);
+    const day = utcDay(-5);
+    const [hourly] = rows.filter((r) => r.venue_id === V2 && r.day === day);
+    expect(hourly).toMatchObject({ loaded_grain: 'hour', unique_detected: null, unique_authenticated: null });
+    const [daily] = rows.filter((r) => r.venue_id === V1 && r.day === day);
+    expect(daily.loaded_grain).toBe('day');
+    expect(typeof daily.unique_detected).toBe('number');
+    const [expected] = await withFile(
+      warehouse,
+      async (query) =>
+        await query(`SELECT sum(value)::INTEGER AS detected FROM series_points WHERE venue_id = '${V2}' AND metric = 'detected'
+                      AND stream = 'venue-devices-history' AND timezone('UTC', ts)::DATE = DATE '${day}'`),
+    );
+    expect(hourly.detected).toBe(expected.detected);
+  });
+
+  it('--venues, --from and --to narrow the rows', async () => {
+    const rows = await onWarehouse('daily-logins', { venues: [V1], from: utcDay(-10), to: utcDay(-4) });
+    expect(rows).toHaveLength(7);
+    expect(new Set(rows.map((r) => r.venue_id))).toEqual(new Set([V1]));
+    expect(rows.map((r) => r.day)).toEqual([-10, -9, -8, -7, -6, -5, -4].map(utcDay));
+    const shares = await onWarehouse('login-method-shares', { venues: [V2] });
+    expect(shares).toHaveLength(7);
+    expect(shares.reduce((sum, r) => sum + Number(r.share), 0)).toBeCloseTo(1, 3);
+  });
+
+  it('venue-access lists current roles only, inherited project roles included', async () => {
+    const rows = await onWarehouse('venue-access');
+    expect(rows.map((r) => [r.venue_id, r.email, r.granted_by, r.permissions])).toEqual([
+      [V1, 'owner@example.com', 'venue', ['venues.read', 'venues.update']],
+      [V1, 'reader@example.com', 'project', ['basic_data.read', 'venues.read']],
+      [V2, 'reader@example.com', 'project', ['basic_data.read', 'venues.read']],
+    ]);
+  });
+
+  it('rating-distribution counts add up and the average comes from the distribution', async () => {
+    for (const row of await onWarehouse('rating-distribution')) {
+      const counts = [1, 2, 3, 4, 5].map((k) => Number(row[`rated_${k}`]));
+      expect(counts.reduce((a, b) => a + b, 0)).toBe(row.rates);
+      const average = counts.reduce((sum, n, i) => sum + n * (i + 1), 0) / Number(row.rates);
+      expect(row.average_rate).toBeCloseTo(average, 3);
+    }
+  });
+
+  it('freshness says how far behind each stream is', async () => {
+    const rows = await onWarehouse('freshness', { staleAfterDays: 2 });
+    const devices = rows.find((r) => r.stream === 'venue-devices-history');
+    expect(devices).toMatchObject({ scopes: 2, oldest_cursor: utcDay(-1), days_behind: 0, stale: false, last_run_status: 'partial' });
+  });
+
+  it('each file runs as is in a DuckDB session after SET VARIABLE, as in the DuckDB CLI', async () => {
+    await withFile(warehouse, async (query) => {
+      for (const statement of variableStatements({ from: utcDay(-30), to: utcDay(-1), venues: [V1], staleAfterDays: 2 })) await query(statement);
+      for (const { name, text } of listNamedSql('reports')) {
+        const rows = await query(text);
+        expect(rows.length, name).toBeGreaterThan(0);
+      }
+    });
+  });
+});
+
+describe('venue-etl report (CLI)', () => {
+  const { dir, cleanup } = tempDir();
+  let config: string;
+
+  beforeAll(async () => {
+    await seededWarehouse(join(dir, 'warehouse.duckdb'));
+    config = writeConfig(dir);
+  });
+  afterAll(cleanup);
+
+  it('lists the reports with their description', async () => {
+    const run = await runCli(['report']);
+    expect(run.code, run.stderr).toBe(0);
+    for (const name of REQUIRED) expect(run.stdout).toMatch(new RegExp(`^${name}\\s+\\S`, 'm'));
+    expect(run.stdout).toContain('Detected vs authenticated devices per venue and day');
+  });
+
+  it('runs a report with options and formats', async () => {
+    const run = await runCli(['report', 'daily-devices', '--config', config, '--venues', V1, '--from', utcDay(-3), '--to', utcDay(-2), '--format', 'csv']);
+    expect(run.code, run.stderr).toBe(0);
+    const lines = run.stdout.trimEnd().split('\r\n');
+    expect(lines[0]).toBe('venue_id,day,detected,authenticated,authenticated_share,unique_detected,unique_authenticated,loaded_grain');
+    expect(lines.slice(1).map((l) => l.split(',').slice(0, 2).join(','))).toEqual([`${V1},${utcDay(-3)}`, `${V1},${utcDay(-2)}`]);
+    const table = await runCli(['report', 'venue-access', '--config', config]);
+    expect(table.code, table.stderr).toBe(0);
+    expect(table.stdout).toMatch(/^venue_id\s+account_id\s+email/);
+    expect(table.stdout).toContain('(3 rows)');
+  });
+
+  it('refuses an unknown report and a bad date with exit 2', async () => {
+    const unknown = await runCli(['report', 'nope', '--config', config]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('no report named "nope"');
+    expect(unknown.stderr).toContain('daily-devices');
+    const badDate = await runCli(['report', 'daily-logins', '--config', config, '--from', '2026-02-30']);
+    expect(badDate.code).toBe(2);
+    const badVenue = await runCli(['report', 'daily-logins', '--config', config, '--venues', "x' OR 1=1 --"]);
+    expect(badVenue.code).toBe(2);
+  });
+});
