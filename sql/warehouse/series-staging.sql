@@ -14,7 +14,7 @@ CREATE OR REPLACE TEMP TABLE stage_series_windows (
 CREATE OR REPLACE TEMP TABLE stage_series_metrics (
   m           INTEGER,
   metric      VARCHAR,
-  granularity VARCHAR
+  granularity ENUM ('hour', 'day')   -- the type of series_points.granularity: hashes alike
 );
 CREATE OR REPLACE TEMP TABLE stage_series (
   w     INTEGER,

@@ -1,13 +1,12 @@
 -- The staged summary windows whose rows differ from what summary_values holds in the region
 -- the window owns: period_start in [d_from, d_to] and a period of the window's grain ('day':
 -- single-day periods; 'month': longer periods, plus single-day ones when owns_single_day).
--- Same multiset comparison as series-changed-windows.sql.
+-- Same multiset fingerprint as series-changed-windows.sql.
 CREATE OR REPLACE TEMP TABLE changed_summary_windows AS
-WITH stored AS MATERIALIZED (
-  SELECT w.w, m.m,
-         (s.period_start - DATE '1970-01-01')::INTEGER AS start_day,
-         (s.period_end - DATE '1970-01-01')::INTEGER AS end_day,
-         s.value
+WITH stored AS (
+  SELECT w.w, count(*) AS n,
+         sum(hash(s.metric, s.period_start, s.period_end, s.value)::HUGEINT) AS h1,
+         sum(hash(s.value, s.period_end, s.period_start, s.metric, 1)::HUGEINT) AS h2
   FROM summary_values AS s
   JOIN stage_summary_windows AS w
     ON s.venue_id = w.venue_id AND s.stream = w.stream
@@ -15,24 +14,22 @@ WITH stored AS MATERIALIZED (
    AND CASE WHEN w.grain = 'day' THEN s.period_end = s.period_start
             ELSE s.period_end > s.period_start OR (w.owns_single_day AND s.period_end = s.period_start)
        END
-  LEFT JOIN stage_summary_metrics AS m ON s.metric = m.metric
+  GROUP BY w.w
 ),
-stored_count AS (SELECT w, count(*) AS n FROM stored GROUP BY w),
-staged_count AS (SELECT w, count(*) AS n FROM stage_summaries GROUP BY w),
-counts AS (
-  SELECT w.*, coalesce(o.n, 0) AS stored_rows, coalesce(n.n, 0) AS staged_rows
-  FROM stage_summary_windows AS w
-  LEFT JOIN stored_count AS o USING (w)
-  LEFT JOIN staged_count AS n USING (w)
-),
-same_size AS (SELECT w FROM counts WHERE stored_rows = staged_rows AND staged_rows > 0),
-differing AS (
-  SELECT DISTINCT w FROM (
-    SELECT w, m, start_day, end_day, CASE WHEN isnan(value) THEN NULL ELSE value END AS value
-    FROM stage_summaries WHERE w IN (SELECT w FROM same_size)
-    EXCEPT ALL
-    SELECT w, m, start_day, end_day, value FROM stored WHERE w IN (SELECT w FROM same_size)
-  )
+staged AS (
+  SELECT s.w, count(*) AS n,
+         sum(hash(m.metric, s.period_start, s.period_end, s.value)::HUGEINT) AS h1,
+         sum(hash(s.value, s.period_end, s.period_start, m.metric, 1)::HUGEINT) AS h2
+  FROM (
+    SELECT w, m, DATE '1970-01-01' + start_day AS period_start, DATE '1970-01-01' + end_day AS period_end,
+           CASE WHEN isnan(value) THEN NULL ELSE value END AS value
+    FROM stage_summaries
+  ) AS s
+  JOIN stage_summary_metrics AS m USING (m)
+  GROUP BY s.w
 )
-SELECT * FROM counts
-WHERE stored_rows <> staged_rows OR w IN (SELECT w FROM differing);
+SELECT w.*, coalesce(o.n, 0) AS stored_rows, coalesce(n.n, 0) AS staged_rows
+FROM stage_summary_windows AS w
+LEFT JOIN stored AS o USING (w)
+LEFT JOIN staged AS n USING (w)
+WHERE coalesce(o.n, 0) <> coalesce(n.n, 0) OR o.h1 IS DISTINCT FROM n.h1 OR o.h2 IS DISTINCT FROM n.h2;

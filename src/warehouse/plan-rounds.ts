@@ -3,9 +3,13 @@ import { dateToMs, DAY_MS } from './dates.js';
 
 /** The venues a summary slice owns a region of: its scope plus every venue its rows carry. */
 export function summaryVenues(commit: SliceCommit): readonly string[] {
-  const venues = new Set<string>([commit.scopeId]);
+  // Lower case: the same UUID spelled twice must be one window, not two overlapping ones.
+  const venues = new Set<string>([commit.scopeId.toLowerCase()]);
   const rows = commit.summaries?.rows.venueId ?? [];
-  for (let i = 0; i < rows.length; i++) venues.add(rows[i]);
+  let last = '';
+  for (let i = 0; i < rows.length; i++) {
+    if (rows[i] !== last) venues.add((last = rows[i]).toLowerCase());
+  }
   return [...venues];
 }
 
@@ -28,7 +32,7 @@ export function planRounds(commits: readonly SliceCommit[]): number[][] {
     const from = dateToMs(commit.windowFrom);
     const to = dateToMs(commit.windowTo) + DAY_MS;
     const keys: string[] = [];
-    if (commit.series) keys.push(`series|${commit.scopeId}|${commit.stream}`);
+    if (commit.series) keys.push(`series|${commit.scopeId.toLowerCase()}|${commit.stream}`);
     if (commit.summaries) for (const venue of summaryVenues(commit)) keys.push(`summary|${venue}|${commit.stream}`);
     let round = 0;
     for (const key of keys) {

@@ -4,6 +4,11 @@ import type { SeriesColumns, SummaryColumns } from '../normalize/columns.js';
  * Everything one slice (stream × venue/project × window) commits, in one transaction with the
  * other slices of its group: the window's rows replace what the warehouse held for that venue,
  * stream and window; the cursor moves; the backfill slice is marked done.
+ *
+ * A window whose stored rows already equal the batch is not rewritten (its rows keep their
+ * run_id). Rows outside the region the slice owns are not stored (the neighbouring window owns
+ * them). Slices of one group that overlap on the same venue and stream apply in group order.
+ * A batch holding the same key twice with different values fails the whole group.
  */
 export interface SliceCommit {
   readonly stream: string;

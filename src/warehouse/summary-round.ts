@@ -84,7 +84,7 @@ async function stageSummaries(
         const v = value[i];
         const vectors = stager.vectors;
         const k = stager.size;
-        vectors[0].setItem(k, windowOfVenue.get(venueId[i]) as number);
+        vectors[0].setItem(k, windowOfVenue.get(venueId[i].toLowerCase()) as number);
         vectors[1].setItem(k, m);
         vectors[2].setItem(k, startDay(periodStart[i]));
         vectors[3].setItem(k, endDay(periodEnd[i]));

@@ -63,7 +63,7 @@ describe('openWarehouse', () => {
     );
     const of = (table: string) => columns.filter((c) => c.table_name === table).map((c) => `${c.column_name} ${c.data_type}`);
     expect(of('series_points')).toEqual([
-      'venue_id UUID', 'stream VARCHAR', 'metric VARCHAR', 'granularity VARCHAR', 'ts TIMESTAMP WITH TIME ZONE',
+      'venue_id UUID', 'stream VARCHAR', 'metric VARCHAR', "granularity ENUM('hour', 'day')", 'ts TIMESTAMP WITH TIME ZONE',
       'value DOUBLE', 'run_id VARCHAR', 'loaded_at TIMESTAMP WITH TIME ZONE',
     ]);
     expect(of('summary_values')).toEqual([

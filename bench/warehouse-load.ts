@@ -1,0 +1,349 @@
+/**
+ * Micro-benchmark of the warehouse loader: how fast series rows get from normalized columns
+ * into `series_points`, and the alternatives the loader was chosen from.
+ *
+ *   npx tsc -p . && node dist/bench/warehouse-load.js [--rows 5000000] [--group 100] [--quick]
+ *
+ * Prints rows/s per variant. Uses a DuckDB file in a temp dir (removed at the end).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  BIGINT,
+  DOUBLE,
+  DuckDBDataChunk,
+  DuckDBTimestampTZValue,
+  DuckDBUUIDValue,
+  INTEGER,
+  TIMESTAMPTZ,
+  UUID,
+  VARCHAR,
+  type DuckDBAppender,
+  type DuckDBVector,
+} from '@duckdb/node-api';
+import type { SeriesColumns } from '../src/normalize/columns.js';
+import { openWarehouse, type SliceCommit, type Warehouse } from '../src/warehouse/index.js';
+import type { Session } from '../src/warehouse/session.js';
+
+const METRICS = ['detected', 'unique-detected', 'unique-authenticated', 'authenticated'];
+const STREAM = 'venue-devices-history';
+const DAY_MS = 86_400_000;
+const WINDOW_DAYS = 26; // 4 metrics × 24 hours × 26 days = 2,496 rows per slice
+
+function option(name: string, fallback: number): number {
+  const index = process.argv.indexOf(`--${name}`);
+  return index >= 0 ? Number(process.argv[index + 1]) : fallback;
+}
+
+const quick = process.argv.includes('--quick');
+const targetRows = option('rows', quick ? 500_000 : 5_000_000);
+const groupSize = option('group', 100);
+const rowsPerSlice = METRICS.length * 24 * WINDOW_DAYS;
+const sliceCount = Math.max(1, Math.round(targetRows / rowsPerSlice));
+const windowsPerVenue = 20;
+
+function venueId(v: number): string {
+  return `6f1c1a52-0000-4000-8000-${v.toString(16).padStart(12, '0')}`;
+}
+
+/** Slice s: venue s / 20, window s % 20; hourly points, every 7th value NULL. */
+function slice(s: number, salt = 0): SliceCommit {
+  const venue = venueId(Math.floor(s / windowsPerVenue));
+  const start = Date.UTC(2026, 0, 1) + (s % windowsPerVenue) * WINDOW_DAYS * DAY_MS;
+  const columns: SeriesColumns = { venueId: venue, stream: STREAM, metric: [], granularity: [], tsMs: [], value: [] };
+  for (const metric of METRICS) {
+    for (let h = 0; h < WINDOW_DAYS * 24; h++) {
+      columns.metric.push(metric);
+      columns.granularity.push('hour');
+      columns.tsMs.push(start + h * 3_600_000);
+      columns.value.push(h % 7 === 0 ? null : ((h * 31 + s) % 97) + salt);
+    }
+  }
+  const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+  return {
+    stream: STREAM,
+    scopeId: venue,
+    windowFrom: day(start),
+    windowTo: day(start + (WINDOW_DAYS - 1) * DAY_MS),
+    series: columns,
+    cursor: { mode: 'advance', date: day(start + (WINDOW_DAYS - 1) * DAY_MS) },
+  };
+}
+
+function groups(salt = 0): SliceCommit[][] {
+  const result: SliceCommit[][] = [];
+  for (let s = 0; s < sliceCount; s += groupSize) {
+    result.push(Array.from({ length: Math.min(groupSize, sliceCount - s) }, (_, i) => slice(s + i, salt)));
+  }
+  return result;
+}
+
+function rate(rows: number, ms: number): string {
+  const perSecond = rows / (ms / 1000);
+  const text = perSecond >= 1e6 ? `${(perSecond / 1e6).toFixed(2)}M` : `${(perSecond / 1e3).toFixed(0)}k`;
+  return `${text.padStart(7)} rows/s  (${rows.toLocaleString('en')} rows in ${(ms / 1000).toFixed(2)} s)`;
+}
+
+async function timed<T>(work: () => Promise<T>): Promise<[T, number]> {
+  const start = performance.now();
+  const result = await work();
+  return [result, performance.now() - start];
+}
+
+// ------------------------------------------------------------------------------------------
+// Staging variants: rows of one group into a temp table, nothing else.
+// ------------------------------------------------------------------------------------------
+
+type Stager = (session: Session, slices: readonly SliceCommit[]) => Promise<number>;
+
+/** Fills chunks column by column through setItem; `write(row, vectors, k)` per row. */
+async function chunkLoop(
+  appender: DuckDBAppender,
+  types: Parameters<typeof DuckDBDataChunk.create>[0],
+  slices: readonly SliceCommit[],
+  write: (series: SeriesColumns, i: number, w: number, vectors: DuckDBVector[], k: number) => void,
+): Promise<number> {
+  const capacity = 2048;
+  const chunk = DuckDBDataChunk.create(types, capacity);
+  let vectors = types.map((_, c) => chunk.getColumnVector(c));
+  let k = 0;
+  let rows = 0;
+  const flush = () => {
+    for (const vector of vectors) vector.flush();
+    if (k !== capacity) chunk.rowCount = k;
+    appender.appendDataChunk(chunk);
+    rows += k;
+    k = 0;
+    chunk.reset();
+    chunk.rowCount = capacity;
+    vectors = types.map((_, c) => chunk.getColumnVector(c));
+  };
+  slices.forEach((commit, w) => {
+    const series = commit.series!;
+    for (let i = 0; i < series.tsMs.length; i++) {
+      write(series, i, w, vectors, k);
+      if (++k === capacity) flush();
+    }
+  });
+  if (k > 0) flush();
+  appender.flushSync();
+  appender.closeSync();
+  return rows;
+}
+
+const stagers: Record<string, [string, Stager]> = {
+  numeric: [
+    'data chunks, numbers only: window id, metric id, epoch-ms DOUBLE, value DOUBLE (NaN = NULL)  [used]',
+    async (session, slices) => {
+      await session.run('CREATE OR REPLACE TEMP TABLE bench_stage (w INTEGER, m INTEGER, ts_ms DOUBLE, value DOUBLE)');
+      const ids = new Map(METRICS.map((m, i) => [m, i]));
+      const appender = await session.connection.createAppender('bench_stage', 'main', 'temp');
+      return chunkLoop(appender, [INTEGER, INTEGER, DOUBLE, DOUBLE], slices, (s, i, w, v, k) => {
+        v[0].setItem(k, w);
+        v[1].setItem(k, ids.get(s.metric[i])!);
+        v[2].setItem(k, s.tsMs[i]);
+        const value = s.value[i];
+        v[3].setItem(k, value === null ? NaN : value);
+      });
+    },
+  ],
+  numericNulls: [
+    'same, NULL through the validity mask instead of NaN',
+    async (session, slices) => {
+      await session.run('CREATE OR REPLACE TEMP TABLE bench_stage (w INTEGER, m INTEGER, ts_ms DOUBLE, value DOUBLE)');
+      const ids = new Map(METRICS.map((m, i) => [m, i]));
+      const appender = await session.connection.createAppender('bench_stage', 'main', 'temp');
+      return chunkLoop(appender, [INTEGER, INTEGER, DOUBLE, DOUBLE], slices, (s, i, w, v, k) => {
+        v[0].setItem(k, w);
+        v[1].setItem(k, ids.get(s.metric[i])!);
+        v[2].setItem(k, s.tsMs[i]);
+        v[3].setItem(k, s.value[i]);
+      });
+    },
+  ],
+  micros: [
+    'same, ts as BIGINT epoch-µs (a BigInt per row)',
+    async (session, slices) => {
+      await session.run('CREATE OR REPLACE TEMP TABLE bench_stage (w INTEGER, m INTEGER, ts_us BIGINT, value DOUBLE)');
+      const ids = new Map(METRICS.map((m, i) => [m, i]));
+      const appender = await session.connection.createAppender('bench_stage', 'main', 'temp');
+      return chunkLoop(appender, [INTEGER, INTEGER, BIGINT, DOUBLE], slices, (s, i, w, v, k) => {
+        v[0].setItem(k, w);
+        v[1].setItem(k, ids.get(s.metric[i])!);
+        v[2].setItem(k, BigInt(s.tsMs[i]) * 1000n);
+        const value = s.value[i];
+        v[3].setItem(k, value === null ? NaN : value);
+      });
+    },
+  ],
+  typed: [
+    'data chunks of the final types: UUID (cached values), 3 VARCHAR, TIMESTAMPTZ values, DOUBLE',
+    async (session, slices) => {
+      await session.run(
+        'CREATE OR REPLACE TEMP TABLE bench_stage (venue_id UUID, stream VARCHAR, metric VARCHAR, granularity VARCHAR, ts TIMESTAMPTZ, value DOUBLE)',
+      );
+      const uuids = new Map<string, DuckDBUUIDValue>();
+      const appender = await session.connection.createAppender('bench_stage', 'main', 'temp');
+      return chunkLoop(appender, [UUID, VARCHAR, VARCHAR, VARCHAR, TIMESTAMPTZ, DOUBLE], slices, (s, i, _w, v, k) => {
+        let uuid = uuids.get(s.venueId);
+        if (!uuid) uuids.set(s.venueId, (uuid = DuckDBUUIDValue.fromUint128(BigInt(`0x${s.venueId.replace(/-/g, "")}`))));
+        v[0].setItem(k, uuid);
+        v[1].setItem(k, s.stream);
+        v[2].setItem(k, s.metric[i]);
+        v[3].setItem(k, s.granularity[i]);
+        v[4].setItem(k, new DuckDBTimestampTZValue(BigInt(s.tsMs[i]) * 1000n));
+        v[5].setItem(k, s.value[i]);
+      });
+    },
+  ],
+  typedVarcharUuid: [
+    'same, UUID staged as VARCHAR (cast in SQL later)',
+    async (session, slices) => {
+      await session.run(
+        'CREATE OR REPLACE TEMP TABLE bench_stage (venue_id VARCHAR, stream VARCHAR, metric VARCHAR, granularity VARCHAR, ts TIMESTAMPTZ, value DOUBLE)',
+      );
+      const appender = await session.connection.createAppender('bench_stage', 'main', 'temp');
+      return chunkLoop(appender, [VARCHAR, VARCHAR, VARCHAR, VARCHAR, TIMESTAMPTZ, DOUBLE], slices, (s, i, _w, v, k) => {
+        v[0].setItem(k, s.venueId);
+        v[1].setItem(k, s.stream);
+        v[2].setItem(k, s.metric[i]);
+        v[3].setItem(k, s.granularity[i]);
+        v[4].setItem(k, new DuckDBTimestampTZValue(BigInt(s.tsMs[i]) * 1000n));
+        v[5].setItem(k, s.value[i]);
+      });
+    },
+  ],
+  rowApi: [
+    'appender row API, numbers only (appendInteger/appendDouble/appendNull per value)',
+    async (session, slices) => {
+      await session.run('CREATE OR REPLACE TEMP TABLE bench_stage (w INTEGER, m INTEGER, ts_ms DOUBLE, value DOUBLE)');
+      const ids = new Map(METRICS.map((m, i) => [m, i]));
+      const appender = await session.connection.createAppender('bench_stage', 'main', 'temp');
+      let rows = 0;
+      slices.forEach((commit, w) => {
+        const s = commit.series!;
+        for (let i = 0; i < s.tsMs.length; i++) {
+          appender.appendInteger(w);
+          appender.appendInteger(ids.get(s.metric[i])!);
+          appender.appendDouble(s.tsMs[i]);
+          const value = s.value[i];
+          if (value === null) appender.appendNull();
+          else appender.appendDouble(value);
+          appender.endRow();
+          rows++;
+        }
+      });
+      appender.flushSync();
+      appender.closeSync();
+      return rows;
+    },
+  ],
+};
+
+async function benchStaging(warehouse: Warehouse, sample: SliceCommit[][]): Promise<void> {
+  console.log(`\nstaging only: ${sample.length} group(s) of ${groupSize} slices into a temp table`);
+  for (const [description, stage] of Object.values(stagers)) {
+    let rows = 0;
+    let ms = 0;
+    for (const group of sample) {
+      const [n, t] = await timed(() => warehouse.transaction((session) => stage(session, group)));
+      rows += n;
+      ms += t;
+    }
+    console.log(`  ${rate(rows, ms)}  ${description}`);
+  }
+}
+
+// ------------------------------------------------------------------------------------------
+// End to end: Warehouse.commitSlices.
+// ------------------------------------------------------------------------------------------
+
+async function benchCommits(warehouse: Warehouse, label: string, salt: number): Promise<void> {
+  let rows = 0;
+  let written = 0;
+  let ms = 0;
+  for (const group of groups(salt)) {
+    rows += group.reduce((n, s) => n + s.series!.tsMs.length, 0);
+    const [result, t] = await timed(() => warehouse.commitSlices(`bench-${salt}`, group));
+    written += result.rowsWritten;
+    ms += t;
+  }
+  console.log(`  ${rate(rows, ms)}  ${label} (rows written: ${written.toLocaleString('en')})`);
+}
+
+/** The replace step alone: one DELETE joined to the windows vs one DELETE per window. */
+async function benchDeletes(warehouse: Warehouse): Promise<void> {
+  const group = Math.min(groupSize, sliceCount);
+  console.log(`\nreplace step on a ${sliceCount * rowsPerSlice} row table: delete ${group} windows (rolled back)`);
+  const windows = Array.from({ length: group }, (_, i) => slice(i * Math.max(1, Math.floor(sliceCount / group)) % sliceCount));
+  const setup = async (session: Session) => {
+    await session.run('CREATE OR REPLACE TEMP TABLE bench_windows (venue_id UUID, stream VARCHAR, ts_from TIMESTAMPTZ, ts_to TIMESTAMPTZ)');
+    for (const w of windows) {
+      await session.run('INSERT INTO bench_windows VALUES ($1::UUID, $2, $3::TIMESTAMPTZ, $4::TIMESTAMPTZ + INTERVAL 1 DAY)', [
+        w.scopeId,
+        w.stream,
+        `${w.windowFrom}T00:00:00Z`,
+        `${w.windowTo}T00:00:00Z`,
+      ]);
+    }
+  };
+  const variants: [string, (session: Session) => Promise<number>][] = [
+    [
+      'one DELETE … USING the windows table  [used]',
+      (session) =>
+        session.run(`DELETE FROM series_points AS s USING bench_windows AS w
+          WHERE s.venue_id = w.venue_id AND s.stream = w.stream AND s.ts >= w.ts_from AND s.ts < w.ts_to`),
+    ],
+    [
+      'one prepared DELETE per window',
+      async (session) => {
+        const statement = await session.connection.prepare(
+          `DELETE FROM series_points WHERE venue_id = $1::UUID AND stream = $2 AND ts >= $3::TIMESTAMPTZ AND ts < $4::TIMESTAMPTZ + INTERVAL 1 DAY`,
+        );
+        let deleted = 0;
+        for (const w of windows) {
+          statement.bind([w.scopeId, w.stream, `${w.windowFrom}T00:00:00Z`, `${w.windowTo}T00:00:00Z`]);
+          deleted += Number((await statement.run()).rowsChanged);
+        }
+        return deleted;
+      },
+    ],
+  ];
+  for (const [label, run] of variants) {
+    let deleted = 0;
+    let ms = 0;
+    await warehouse
+      .transaction(async (session) => {
+        await setup(session);
+        [deleted, ms] = await timed(() => run(session));
+        throw new Error('rollback');
+      })
+      .catch(() => undefined);
+    console.log(`  ${rate(deleted, ms)}  ${label}`);
+  }
+}
+
+async function main(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'venue-etl-bench-'));
+  const warehouse = await openWarehouse(join(dir, 'bench.duckdb'));
+  try {
+    console.log(
+      `warehouse-load: ${sliceCount} slices × ${rowsPerSlice} hourly rows = ${(sliceCount * rowsPerSlice).toLocaleString('en')} series rows, ` +
+        `committed in groups of ${groupSize} (node ${process.version}, ${(await import('node:os')).cpus().length} cores)`,
+    );
+    const sample = groups().slice(0, Math.max(1, Math.ceil(500_000 / (groupSize * rowsPerSlice))));
+    await benchStaging(warehouse, sample);
+
+    console.log('\ncommitSlices end to end (stage, diff, delete + insert changed windows, cursors; one transaction per group)');
+    await benchCommits(warehouse, 'first load into an empty table', 0);
+    await benchCommits(warehouse, 'identical reload (diff only, nothing rewritten)', 0);
+    await benchCommits(warehouse, 'reload with every value changed (all windows replaced)', 1);
+    await benchDeletes(warehouse);
+  } finally {
+    await warehouse.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+await main();
