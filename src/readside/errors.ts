@@ -2,7 +2,9 @@ import { EtlError, ExitCode } from '../errors/index.js';
 
 /** DuckDB's own message, without the JavaScript wrapper: what a person can act on. */
 export function duckdbMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  const message = error instanceof Error ? error.message : String(error);
+  // The Node binding prefixes parser errors with the step that failed.
+  return message.replace(/^Failed to extract statements: /, '');
 }
 
 export function queryFailed(cause: unknown, hint?: string): EtlError {

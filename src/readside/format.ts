@@ -20,6 +20,15 @@ export function formatResult(result: QueryResult, format: OutputFormat): string 
     case 'json':
       return formatJson(result);
     case 'table':
-      return formatTable(result);
+      return isExplain(result) ? explainText(result) : formatTable(result);
   }
+}
+
+/** EXPLAIN's plan is a drawing with line breaks: print it as is, not squeezed into a cell. */
+function isExplain(result: QueryResult): boolean {
+  return result.columns.length === 2 && result.columns[0].name === 'explain_key' && result.columns[1].name === 'explain_value';
+}
+
+function explainText(result: QueryResult): string {
+  return result.rows.map((row) => `${String(row[1] ?? '')}\n`).join('\n');
 }

@@ -22,13 +22,15 @@ const READING = new Set<StatementType>([
  * is checked before it runs; DuckDB's errors come back as VENUE_SQL_FAILED with its message.
  */
 export async function runReadOnly(connection: DuckDBConnection, sql: string): Promise<QueryResult> {
+  // DuckDB answers a text without statements with an opaque "Error in native callback".
+  if (withoutComments(sql).replace(/[\s;]/g, '') === '') throw emptyQuery();
   let extracted;
   try {
     extracted = await connection.extractStatements(sql);
   } catch (error) {
     throw queryFailed(error);
   }
-  if (extracted.count === 0) throw new UsageError('the query is empty', 'e.g. venue-etl sql "SELECT count(*) AS n FROM series_points"');
+  if (extracted.count === 0) throw emptyQuery();
   let last: DuckDBResultReader | undefined;
   for (let index = 0; index < extracted.count; index++) {
     try {
@@ -43,4 +45,12 @@ export async function runReadOnly(connection: DuckDBConnection, sql: string): Pr
     }
   }
   return resultOf(last as DuckDBResultReader);
+}
+
+function withoutComments(sql: string): string {
+  return sql.replace(/--[^\n]*/g, '').replace(/\/\*[\s\S]*?\*\//g, '');
+}
+
+function emptyQuery(): UsageError {
+  return new UsageError('the query has no statement', 'e.g. venue-etl sql "SELECT count(*) AS n FROM series_points"');
 }
