@@ -94,7 +94,10 @@ async function mergeEntity<S>(session: Session, entity: Entity<S>, events: reado
     if (merged.versionsChanged) versions.push({ id, versions: encodeVersions(merged.state.versions) });
   }
   if (rows.length > 0) await session.run(entity.upsert, [json(rows)]);
-  if (versions.length > 0) await session.run(statements.UPSERT_VERSIONS, [entity.kind, json(versions)]);
+  if (versions.length > 0) {
+    await session.run(statements.DELETE_VERSIONS, [entity.kind, json(versions.map((v) => v.id))]);
+    await session.run(statements.INSERT_VERSIONS, [entity.kind, json(versions)]);
+  }
 }
 
 function json(value: unknown): string {

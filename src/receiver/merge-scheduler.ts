@@ -6,7 +6,7 @@ import { isWarehouseLocked, type WarehouseAccess } from './warehouse-access.js';
 export interface MergeSchedulerOptions {
   readonly journalDir: string;
   readonly access: WarehouseAccess;
-  /** Pause between merges while there is something to merge; 0 = only on `mergeNow`. */
+  /** Shortest pause between merges while there is something to merge; 0 = only on `mergeNow`. */
   readonly intervalMs: number;
   readonly logger: Logger;
   /** The writer's current segment (kept even when a merge runs in between rotations). */
@@ -19,13 +19,21 @@ export interface MergeSchedulerOptions {
  * A locked warehouse is normal (a sync in another process): the events stay in the journal
  * and the next tick tries again. The warehouse is touched only when there is work, so an idle
  * receiver does not take the write lock every interval.
+ *
+ * A merge cycle costs more as the warehouse grows (DuckDB rewrites every key index at the
+ * checkpoint that closing the file makes), so the pause is also at least IDLE_FACTOR times the
+ * last cycle: merging never takes more than about a quarter of the time, and the journal simply
+ * holds more events per merge.
  */
+const IDLE_FACTOR = 3;
+
 export class MergeScheduler {
   private dirty = true;
   private running: Promise<MergeResult> | undefined;
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
   private lockedSince: number | undefined;
+  private lastCycleMs = 0;
   readonly totals = { inserted: 0, duplicates: 0, merges: 0, lockedRetries: 0 };
   last: MergeResult | undefined;
 
@@ -57,7 +65,7 @@ export class MergeScheduler {
     if (this.stopped || this.options.intervalMs <= 0) return;
     this.timer = setTimeout(() => {
       void (this.dirty && !this.running ? this.runOnce() : Promise.resolve()).finally(() => this.schedule());
-    }, this.options.intervalMs);
+    }, Math.max(this.options.intervalMs, IDLE_FACTOR * this.lastCycleMs));
     this.timer.unref();
   }
 
@@ -72,11 +80,14 @@ export class MergeScheduler {
   private async merge(): Promise<MergeResult> {
     const { logger } = this.options;
     this.dirty = false;
+    // Timed from when the warehouse is ours: waiting behind other writers is not merge cost.
+    let started: number | undefined;
     let result: MergeResult;
     try {
-      result = await this.options.access((warehouse) =>
-        mergeJournal(this.options.journalDir, warehouse, { logger, activeSegment: this.options.activeSegment() }),
-      );
+      result = await this.options.access((warehouse) => {
+        started = performance.now();
+        return mergeJournal(this.options.journalDir, warehouse, { logger, activeSegment: this.options.activeSegment() });
+      });
       if (this.lockedSince !== undefined) logger.info({ waitedMs: Date.now() - this.lockedSince }, 'warehouse free again; journal merged');
       this.lockedSince = undefined;
       this.totals.inserted += result.inserted;
@@ -95,6 +106,7 @@ export class MergeScheduler {
         result = emptyMergeResult('failed', error as Error);
       }
     }
+    this.lastCycleMs = started === undefined ? 0 : performance.now() - started;
     this.last = result;
     return result;
   }

@@ -52,8 +52,12 @@ INSERT OR REPLACE INTO venues (venue_id, name, address, city, country, created_a
 SELECT r.id::UUID, r.name, r.address, r.city, r.country, r.created_at::TIMESTAMPTZ, now()
   FROM ${rows(1, { id: 'VARCHAR', name: 'VARCHAR', address: 'VARCHAR', city: 'VARCHAR', country: 'VARCHAR', created_at: 'VARCHAR' })} AS r`;
 
-export const UPSERT_VERSIONS = `
-INSERT OR REPLACE INTO receiver_field_versions (entity, entity_id, versions)
+// The table has no key (see 002_receiver.sql): replace = delete, then insert.
+export const DELETE_VERSIONS = `
+DELETE FROM receiver_field_versions WHERE entity = $1 AND entity_id IN ${ID_LIST(2)}`;
+
+export const INSERT_VERSIONS = `
+INSERT INTO receiver_field_versions (entity, entity_id, versions)
 SELECT $1, r.id::UUID, r.versions::JSON FROM ${rows(2, { id: 'VARCHAR', versions: 'VARCHAR' })} AS r`;
 
 // greatest/least skip NULLs, so a value the event did not send never erases one stored.
