@@ -11,7 +11,11 @@ import { fileURLToPath } from 'node:url';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { startSimulator, type Simulator, type SimulatorOptions } from '../../src/simulator/index.js';
 
-export const CLI = fileURLToPath(new URL('../../dist/src/cli.js', import.meta.url));
+/**
+ * The built CLI. VENUE_ETL_E2E_CLI points at another build of the same sources (e.g. one made
+ * with `tsc --outDir` beside a `sql/` link), for when `dist/` is being rebuilt while tests run.
+ */
+export const CLI = process.env.VENUE_ETL_E2E_CLI ?? fileURLToPath(new URL('../../dist/src/cli.js', import.meta.url));
 export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 /** The config refers to the token through this variable: no secret sits in the file. */
