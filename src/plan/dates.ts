@@ -48,6 +48,18 @@ export function splitWindows(from: string, to: string, windowDays: number): { fr
   return windows;
 }
 
+/**
+ * Windows of a history stream over [from, to]: like splitWindows, but never one day long, because
+ * the API answers a one-day range with hourly points. A one-day window would load that day at
+ * another granularity than its neighbours, and re-loading it (a second sync with a one-day
+ * lookback) would replace its daily point with 24 hourly ones. So windows span at least two days,
+ * and a one-day range reaches back one day (that day is re-read and replaced with itself).
+ */
+export function historyWindows(from: string, to: string, windowDays: number): { from: string; to: string }[] {
+  if (from === to) return [{ from: addDays(from, -1), to }];
+  return splitWindows(from, to, Math.max(2, windowDays));
+}
+
 /** Calendar months touched by [from, to], each clipped to `to`. */
 export function monthPeriods(from: string, to: string): { from: string; to: string }[] {
   const periods: { from: string; to: string }[] = [];

@@ -1,11 +1,11 @@
 import type { EndpointRow } from '../catalogue/index.js';
 import type { SummaryGrain } from '../config/index.js';
-import { eachDay, monthPeriods, splitWindows } from './dates.js';
+import { eachDay, historyWindows, monthPeriods, splitWindows } from './dates.js';
 import { sliceKey, type Slice } from './slice.js';
 
 /**
  * The slices that extract [from, to] of one stream for one scope id:
- * - history: one request per window of `windowDays`;
+ * - history: one request per window of `windowDays`, never a one-day window (see historyWindows);
  * - summaries: per grain — 'day': one request per day (one period per day), windows of
  *   `windowDays`; 'month': one slice per calendar month touched, from the month's first day
  *   (a summary of part of a month would be a different period);
@@ -23,7 +23,7 @@ export function slicesForRange(
     return [{ key: sliceKey(stream, scopeId, to, to), stream, endpoint, scopeId, windowFrom: to, windowTo: to, requests: [{}] }];
   }
   if (endpoint.kind === 'series') {
-    return splitWindows(from, to, options.windowDays).map((w) => ({
+    return historyWindows(from, to, options.windowDays).map((w) => ({
       key: sliceKey(stream, scopeId, w.from, w.to),
       stream,
       endpoint,
