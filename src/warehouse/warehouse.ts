@@ -68,7 +68,7 @@ export class Warehouse {
    * Runs `work` in one transaction on the writing connection, after every earlier write of
    * this process: all of it commits, or none (the error is rethrown as an EtlError).
    * Do not call other write methods of this Warehouse from inside `work` (they would wait
-   * for it): use the functions that take a Session.
+   * for it forever): compose the Session functions instead (commitSlicesIn, applyCursorMoves).
    */
   async transaction<T>(work: (session: Session) => Promise<T>, what = 'warehouse write'): Promise<T> {
     this.assertWritable();

@@ -71,6 +71,29 @@ describe('commitSlices: series', () => {
     expect(await warehouse.query('SELECT loaded_at::VARCHAR AS l FROM series_points ORDER BY all')).toEqual(before);
   });
 
+  it('sees changes that keep the row count and the multiset of values', async () => {
+    await warehouse.commitSlices('run-1', [seriesSlice(VENUE_A, DEVICES, '2026-01-01', '2026-01-02', jan1to2)]);
+    const swapped = [
+      ['detected', 'day', '2026-01-01T00:00:00Z', 12],
+      ['detected', 'day', '2026-01-02T00:00:00Z', 10],
+      ['unique-detected', 'day', '2026-01-01T00:00:00Z', 4],
+      ['unique-detected', 'day', '2026-01-02T00:00:00Z', null],
+    ] as const;
+    expect((await warehouse.commitSlices('run-2', [seriesSlice(VENUE_A, DEVICES, '2026-01-01', '2026-01-02', swapped)])).changedWindows).toBe(1);
+    const nullToZero = swapped.map((r) => (r[3] === null ? ([r[0], r[1], r[2], 0] as const) : r));
+    expect((await warehouse.commitSlices('run-3', [seriesSlice(VENUE_A, DEVICES, '2026-01-01', '2026-01-02', nullToZero)])).changedWindows).toBe(1);
+    const renamed = nullToZero.map((r) => (r[0] === 'detected' ? (['Detected', r[1], r[2], r[3]] as const) : r));
+    expect((await warehouse.commitSlices('run-4', [seriesSlice(VENUE_A, DEVICES, '2026-01-01', '2026-01-02', renamed)])).changedWindows).toBe(1);
+    const hourly = renamed.map((r) => [r[0], 'hour', r[2], r[3]] as const);
+    expect((await warehouse.commitSlices('run-5', [seriesSlice(VENUE_A, DEVICES, '2026-01-01', '2026-01-02', hourly)])).changedWindows).toBe(1);
+    expect((await points()).map((p) => [p.metric, p.granularity, p.value, p.run_id])).toEqual([
+      ['Detected', 'hour', 12, 'run-5'],
+      ['Detected', 'hour', 10, 'run-5'],
+      ['unique-detected', 'hour', 4, 'run-5'],
+      ['unique-detected', 'hour', 0, 'run-5'],
+    ]);
+  });
+
   it('replaces the window: removes rows no longer sent, keeps other windows, venues and streams', async () => {
     await warehouse.commitSlices('run-1', [
       seriesSlice(VENUE_A, DEVICES, '2026-01-01', '2026-01-02', jan1to2),
