@@ -20,6 +20,12 @@ export interface ExportOptions {
    * inside a process that already has it open (serve), its instance is shared.
    */
   readonly warehouse: string | { readonly path: string };
+  /**
+   * For long-running processes that also write the warehouse (`serve`): open it so that the
+   * process's writers can open it during the export too. The export only reads either way.
+   * Default: READ_ONLY, which any number of other reading processes can share.
+   */
+  readonly shareWithWriters?: boolean;
   /** `parquet.dir`: `<dir>/<table>/…` plus the manifest. */
   readonly dir: string;
   /** Table names; every table of the contract by default. */
@@ -51,7 +57,7 @@ export async function exportParquet(options: ExportOptions): Promise<ExportRepor
   mkdirSync(dir, { recursive: true });
   const release = acquireExportLock(dir);
   try {
-    const source = await openWarehouseSource(path);
+    const source = await openWarehouseSource(path, { shareWithWriters: options.shareWithWriters ?? false });
     try {
       const connection = source.connection;
       let manifest = readManifest(dir);

@@ -13,16 +13,25 @@ export interface QuerySource {
   close(): Promise<void>;
 }
 
+export interface WarehouseSourceOptions {
+  /**
+   * Open the file as a writer would instead of READ_ONLY, so this process's own writers (in
+   * `serve`: receiver merges, sync jobs) can open it while the reader is busy; other processes
+   * are then locked out, as by any writer. Statements are still checked to be reads.
+   */
+  readonly shareWithWriters?: boolean;
+}
+
 /**
  * A read-only connection to the warehouse. Fails with VENUE_WAREHOUSE_MISSING when the file
  * does not exist (nothing synced yet) and VENUE_WAREHOUSE_LOCKED while another process writes it.
  */
-export async function openWarehouseSource(path: string): Promise<QuerySource> {
+export async function openWarehouseSource(path: string, options: WarehouseSourceOptions = {}): Promise<QuerySource> {
   const absolutePath = resolve(path);
   if (!existsSync(absolutePath)) throw warehouseMissing(path);
   let instance;
   try {
-    instance = await acquireInstance(absolutePath, true);
+    instance = await acquireInstance(absolutePath, !(options.shareWithWriters ?? false));
   } catch (error) {
     throw isLockError(error) ? warehouseLocked(path, error) : warehouseOpenFailed(path, error);
   }

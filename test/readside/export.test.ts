@@ -264,3 +264,33 @@ describe('an export killed with SIGKILL', () => {
     expect([...fileIdentities(join(parquet, 'series_points')).keys()].length).toBeGreaterThanOrEqual(248);
   });
 });
+
+describe('export inside a process that writes the warehouse (serve)', () => {
+  const { dir, cleanup } = tempDir();
+  const warehouse = join(dir, 'warehouse.duckdb');
+  afterAll(cleanup);
+
+  it('shares the open writer, and with shareWithWriters lets writers open the file during the export', async () => {
+    await seededWarehouse(warehouse);
+    const { openWarehouse } = await import('../../src/warehouse/index.js');
+    const writer = await openWarehouse(warehouse);
+    try {
+      const report = await exportParquet({ warehouse: writer, dir: join(dir, 'parquet') });
+      expect(report.tables.find((t) => t.table === 'accounts')?.written).toBe(1);
+    } finally {
+      await writer.close();
+    }
+
+    const { openWarehouseSource } = await import('../../src/readside/index.js');
+    const reader = await openWarehouseSource(warehouse, { shareWithWriters: true });
+    try {
+      const during = await openWarehouse(warehouse);
+      await during.transaction((session) => session.run(`UPDATE accounts SET language = 'fr'`));
+      await during.close();
+    } finally {
+      await reader.close();
+    }
+    const report = await exportParquet({ warehouse, dir: join(dir, 'parquet'), tables: ['accounts'] });
+    expect(report.tables[0].written).toBe(1);
+  });
+});
