@@ -4,7 +4,7 @@
  * a temp dir, opened read-only between runs (one process may hold the write lock).
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -142,6 +142,8 @@ export interface RunOptions {
   readonly prefix?: readonly string[];
   /** Give up (SIGKILL, then throw) after this long. Default 45 s. */
   readonly timeoutMs?: number;
+  /** Sample the child's peak resident set (VmHWM of /proc/<pid>/status) until it exits. */
+  readonly samplePeakRss?: boolean;
 }
 
 export interface CliResult {
@@ -153,6 +155,8 @@ export interface CliResult {
   readonly stdout: string;
   readonly stderr: string;
   readonly durationMs: number;
+  /** Last VmHWM seen (kB), with `samplePeakRss`. */
+  readonly peakRssKb?: number;
 }
 
 export function runCli(args: readonly string[], options: RunOptions = {}): Promise<CliResult> {
@@ -185,6 +189,17 @@ export function runCli(args: readonly string[], options: RunOptions = {}): Promi
     }
   });
   const killTimer = options.killAfterMs === undefined ? undefined : setTimeout(kill, options.killAfterMs);
+  let peakRssKb: number | undefined;
+  const sampler = options.samplePeakRss
+    ? setInterval(() => {
+        try {
+          const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
+          if (match) peakRssKb = Math.max(peakRssKb ?? 0, Number(match[1]));
+        } catch {
+          // Gone already: the last sample stands.
+        }
+      }, 20)
+    : undefined;
   const guard = setTimeout(() => {
     timedOut = true;
     kill();
@@ -194,11 +209,12 @@ export function runCli(args: readonly string[], options: RunOptions = {}): Promi
     child.on('close', (code, signal) => {
       clearTimeout(killTimer);
       clearTimeout(guard);
+      clearInterval(sampler);
       if (timedOut) {
         reject(new Error(`venue-etl ${args.join(' ')} did not finish in time\nstdout:\n${stdout}\nstderr:\n${stderr}`));
         return;
       }
-      resolve({ code, signal, killed, stdout, stderr, durationMs: Date.now() - started });
+      resolve({ code, signal, killed, stdout, stderr, durationMs: Date.now() - started, ...(peakRssKb === undefined ? {} : { peakRssKb }) });
     });
   });
 }
