@@ -5,8 +5,9 @@
 --
 -- A cursor is the last day whose data is complete for one scope (venue, project, 'accounts').
 -- A stream is as fresh as its stalest scope: days_behind counts the days from its oldest
--- cursor to yesterday (UTC), and the stream is stale beyond stale_after_days. The runs named
--- here are the ones that last moved a cursor of the stream: the last successful loads.
+-- cursor to yesterday (UTC; snapshot streams such as accounts are current to today, 0 behind),
+-- and the stream is stale beyond stale_after_days. The run named is the one that last moved a
+-- cursor of the stream: its last successful load.
 WITH yesterday AS (
   SELECT timezone('UTC', now())::DATE - 1 AS day
 ),
@@ -24,7 +25,7 @@ SELECT s.stream,
        s.scopes,
        s.oldest_cursor,
        s.newest_cursor,
-       (y.day - s.oldest_cursor)::INTEGER AS days_behind,
+       greatest(y.day - s.oldest_cursor, 0)::INTEGER AS days_behind,
        s.last_moved_at,
        s.last_run_id,
        r.status AS last_run_status,

@@ -1,4 +1,4 @@
-import { mkdirSync, unlinkSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { Logger } from '../log/index.js';
@@ -113,7 +113,7 @@ async function exportTable(
   const current = await fingerprintPartitions(connection, table, columns);
   const disk = scanTableDir(tableDir, partitioned);
   for (const temp of disk.temps) {
-    unlinkSync(temp);
+    removeFileAndEmptyFolders(temp, tableDir);
     logger?.debug({ file: temp }, 'removed a temp file left by an interrupted export');
   }
   for (const stray of disk.strays) {
