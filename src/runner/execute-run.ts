@@ -1,3 +1,4 @@
+import pLimit from 'p-limit';
 import type { ApiClient } from '../api/client.js';
 import type { ApiReadyConfig as Config } from '../config/index.js';
 import { ExitCode, formatError } from '../errors/index.js';
@@ -65,8 +66,13 @@ export async function executeRun(input: RunInput): Promise<RunResult> {
     label: input.progressLabel ?? input.job,
     ...(input.progressTty ? { tty: input.progressTty } : {}),
   });
+  // Slices extracted at once: enough to keep the client's request slots busy (a history slice
+  // is one request). Chains are not limited beyond that: a slice waiting for its group's
+  // commit holds no extraction slot, and the committer's queue bounds the rows held.
+  const extracting = pLimit(config.api.concurrency * 2);
   const context = {
     client, warehouse, committer, drift, logger: log, runId,
+    extracting: <T>(work: () => Promise<T>) => extracting(work),
     pageSize: config.api.pageSize,
     accountsBatchSize: config.api.accountsBatchSize,
     dayGrainConfigured: grains.includes('day'),
@@ -76,7 +82,7 @@ export async function executeRun(input: RunInput): Promise<RunResult> {
     ...(input.signal ? { signal: input.signal } : {}),
   };
   const options = {
-    concurrency: config.api.concurrency * 2,
+    concurrency: Math.max(1, input.chains.length),
     ...(input.signal ? { signal: input.signal } : {}),
     runSlice: (slice: Slice) => runSlice(slice, context),
     isFatal: isFatalForRun,

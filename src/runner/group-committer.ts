@@ -29,6 +29,8 @@ export class GroupCommitter {
   private queuedRows = 0;
   private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> = Promise.resolve();
+  /** Callers of `room()` waiting for a full queue to be taken by a flush. */
+  private waiting: (() => void)[] = [];
   private readonly maxRows: number;
   private readonly maxDelayMs: number;
   /** Rows the warehouse actually wrote (unchanged windows are not rewritten). */
@@ -47,6 +49,16 @@ export class GroupCommitter {
       if (this.queuedRows >= this.maxRows) this.flushSoon(0);
       else this.flushSoon(this.maxDelayMs);
     });
+  }
+
+  /**
+   * Resolves once the queue has room: at once below `maxRows` queued rows, else when a flush
+   * takes the queue. Extraction waits here before it starts, so rows held in memory stay
+   * bounded (a queue of `maxRows` plus the group being committed) however many slices run.
+   */
+  room(): Promise<void> {
+    if (this.queuedRows < this.maxRows) return Promise.resolve();
+    return new Promise((resolve) => this.waiting.push(resolve));
   }
 
   /** Commits everything queued and waits for it. */
@@ -70,6 +82,9 @@ export class GroupCommitter {
     if (batch.length === 0) return;
     this.queue = [];
     this.queuedRows = 0;
+    const waiting = this.waiting;
+    this.waiting = [];
+    for (const resolve of waiting) resolve();
     try {
       // Await first, then add: `x += await y` reads x before the await and would drop what
       // snapshot commits (roles, accounts) added to rowsWritten in the meantime.

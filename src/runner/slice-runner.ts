@@ -27,10 +27,47 @@ export interface SliceRunnerContext {
   readonly signal?: AbortSignal;
   /** Snapshot time of roles and accounts. */
   readonly at: Date;
+  /**
+   * Runs the extraction of a slice (its requests and normalization) under the run's limit of
+   * slices extracted at once. Waiting for the commit happens outside it: a slice whose rows
+   * wait for their group holds no slot, so extraction goes on while the warehouse commits.
+   */
+  extracting<T>(work: () => Promise<T>): Promise<T>;
 }
 
 /** Extracts one slice and commits it; resolves with the rows it extracted. */
 export async function runSlice(slice: Slice, ctx: SliceRunnerContext): Promise<number> {
+  const endpoint = slice.endpoint;
+  if (endpoint.kind === 'roles' || endpoint.kind === 'accounts') return ctx.extracting(() => runSnapshotSlice(slice, ctx));
+  const extracted = await ctx.extracting(async () => {
+    await ctx.committer.room();
+    return extractAnalytics(slice, { source: ctx.client, drift: ctx.drift, pageSize: ctx.pageSize, signal: ctx.signal });
+  });
+  if (extracted.outsideWindow > 0) {
+    ctx.logger.warn({ stream: slice.stream, scopeId: slice.scopeId, points: extracted.outsideWindow }, 'the API sent points outside the requested window; they were not loaded');
+  }
+  const cursor = ctx.cursorFor(slice);
+  const backfill = ctx.backfillFor(slice);
+  await ctx.committer.submit(
+    {
+      stream: slice.stream,
+      scopeId: slice.scopeId,
+      windowFrom: slice.windowFrom,
+      windowTo: slice.windowTo,
+      ...(extracted.series ? { series: extracted.series } : {}),
+      ...(extracted.summaries
+        ? { summaries: { rows: extracted.summaries, grain: slice.grain ?? 'day', ownsSingleDayPeriods: slice.grain === 'month' && !ctx.dayGrainConfigured } }
+        : {}),
+      ...(cursor ? { cursor } : {}),
+      ...(backfill ? { backfill } : {}),
+    },
+    extracted.rows,
+  );
+  return extracted.rows;
+}
+
+/** Roles and accounts: fetched and written as one snapshot, in their own transaction. */
+async function runSnapshotSlice(slice: Slice, ctx: SliceRunnerContext): Promise<number> {
   const endpoint = slice.endpoint;
   if (endpoint.kind === 'roles') {
     const path = requestPath(endpoint, scopeIds(endpoint, slice.scopeId), {});
@@ -62,28 +99,7 @@ export async function runSlice(slice: Slice, ctx: SliceRunnerContext): Promise<n
     ctx.committer.rowsWritten += outcome.inserted + outcome.updated;
     return rows.length;
   }
-  const extracted = await extractAnalytics(slice, { source: ctx.client, drift: ctx.drift, pageSize: ctx.pageSize, signal: ctx.signal });
-  if (extracted.outsideWindow > 0) {
-    ctx.logger.warn({ stream: slice.stream, scopeId: slice.scopeId, points: extracted.outsideWindow }, 'the API sent points outside the requested window; they were not loaded');
-  }
-  const cursor = ctx.cursorFor(slice);
-  const backfill = ctx.backfillFor(slice);
-  await ctx.committer.submit(
-    {
-      stream: slice.stream,
-      scopeId: slice.scopeId,
-      windowFrom: slice.windowFrom,
-      windowTo: slice.windowTo,
-      ...(extracted.series ? { series: extracted.series } : {}),
-      ...(extracted.summaries
-        ? { summaries: { rows: extracted.summaries, grain: slice.grain ?? 'day', ownsSingleDayPeriods: slice.grain === 'month' && !ctx.dayGrainConfigured } }
-        : {}),
-      ...(cursor ? { cursor } : {}),
-      ...(backfill ? { backfill } : {}),
-    },
-    extracted.rows,
-  );
-  return extracted.rows;
+  throw new Error(`not a snapshot stream: ${slice.stream}`);
 }
 
 function snapshotCursor(slice: Slice, ctx: SliceRunnerContext): { cursor?: CursorMoveRequest } {
