@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import pLimit from 'p-limit';
 import type { ApiClient } from '../api/client.js';
 import type { ApiReadyConfig as Config } from '../config/index.js';
@@ -51,6 +52,9 @@ export interface RunResult {
  */
 export async function executeRun(input: RunInput): Promise<RunResult> {
   const { warehouse, client, logger, config } = input;
+  // Every request in flight or waiting out a backoff listens on the run's signal (and stops
+  // listening when it ends), so more than Node's default of 10 at once is normal here, not a leak.
+  if (input.signal) setMaxListeners(0, input.signal);
   const started = Date.now();
   const requestsBefore = client.stats.requests;
   const retriesBefore = client.stats.retries;
