@@ -3,11 +3,11 @@ import { buildCatalogue, ANALYTICS_STREAMS } from '../catalogue/index.js';
 import type { ApiReadyConfig as Config } from '../config/index.js';
 import { ExitCode, UsageError } from '../errors/index.js';
 import type { Logger } from '../log/index.js';
-import { addDays, planBackfill, plannedRequests, todayUtc, type Chain, type Slice } from '../plan/index.js';
+import { addDays, minDate, planBackfill, plannedRequests, todayUtc, type Chain, type Slice } from '../plan/index.js';
 import { executeRun, type RunResult } from './execute-run.js';
 import { checkAccess, clientFor } from './open-run.js';
 import { resolveScope } from './scope.js';
-import { DEFAULT_HISTORY_DAYS } from './sync-job.js';
+import { DEFAULT_HISTORY_DAYS, isSnapshot } from './sync-job.js';
 import { openWarehouse } from '../warehouse/index.js';
 
 export interface BackfillOptions {
@@ -91,9 +91,11 @@ export async function runBackfill(
       const baseline = addDays(config.sync.startDate ?? addDays(until, 1 - DEFAULT_HISTORY_DAYS), -1);
       const result = await executeRun({
         job: 'backfill', config, logger, client, warehouse, chains,
-        cursorFor: (slice: Slice) => (slice.endpoint.kind === 'roles' || slice.endpoint.kind === 'accounts'
+        // A cursor says its data is complete: a backfill reaching today loads it, but extends
+        // the cursor only up to yesterday, so the nightly sync reads today again once it is over.
+        cursorFor: (slice: Slice) => (isSnapshot(slice)
           ? { mode: 'advance', date: slice.windowTo }
-          : { mode: 'extend', date: slice.windowTo, baseline }),
+          : { mode: 'extend', date: minDate(slice.windowTo, until), baseline }),
         backfillFor: (slice: Slice) => ({ backfillId: plan.backfillId, sliceKey: slice.key }),
         detail: { backfillId: plan.backfillId, ...plan.params, resumedSkipping: skipping },
         progressLabel: 'backfill',

@@ -2,7 +2,7 @@ import { buildCatalogue } from '../catalogue/index.js';
 import type { ApiReadyConfig as Config } from '../config/index.js';
 import { UsageError } from '../errors/index.js';
 import type { Logger } from '../log/index.js';
-import { addDays, planSync, todayUtc } from '../plan/index.js';
+import { addDays, minDate, planSync, todayUtc } from '../plan/index.js';
 import type { Slice } from '../plan/index.js';
 import { executeRun, type RunResult } from './execute-run.js';
 import { checkAccess, clientFor } from './open-run.js';
@@ -19,6 +19,11 @@ export interface SyncOptions {
   readonly signal?: AbortSignal;
   readonly now?: Date;
   readonly progressTty?: NodeJS.WriteStream;
+}
+
+/** Roles and accounts: one snapshot per run, stamped with the day it was taken. */
+export function isSnapshot(slice: Slice): boolean {
+  return slice.endpoint.kind === 'roles' || slice.endpoint.kind === 'accounts';
 }
 
 /** Default first day when `sync.startDate` is not set: 30 days of history. */
@@ -52,8 +57,14 @@ export async function runSync(
         windowDays: config.sync.windowDays,
         grains,
       });
-      // Snapshots (roles, accounts) are stamped with today; analytics advance to the window's end.
-      const cursorFor = (slice: Slice) => ({ mode: 'advance' as const, date: slice.windowTo });
+      // Snapshots (roles, accounts) are stamped with today; analytics advance to the window's end,
+      // but never past yesterday: a cursor says its data is complete, and today's is not yet
+      // (`--until today` loads today, and the next run must read it again).
+      const lastComplete = addDays(today, -1);
+      const cursorFor = (slice: Slice) => ({
+        mode: 'advance' as const,
+        date: isSnapshot(slice) ? slice.windowTo : minDate(slice.windowTo, lastComplete),
+      });
       return await executeRun({
         job: options.job ?? 'sync',
         config, logger, client, warehouse, chains, cursorFor,
