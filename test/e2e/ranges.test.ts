@@ -47,3 +47,15 @@ it('one-day backfill windows and a one-day backfill load daily points', async ()
     expect(diffMaps(await storedSeries(fx.warehousePath, range), truth)).toEqual(NO_DIFF);
   }
 });
+
+it('runs that reach today load it but keep the cursor at yesterday (today is not complete)', async () => {
+  const yesterday = addDays(today, -1);
+  const sync = await fx.cli(['sync', '--until', today]);
+  expect(sync.code, describeRun(sync)).toBe(0);
+  const backfill = await fx.cli(['backfill', '--from', addDays(today, -5), '--to', today, '--streams', 'venue-devices-summary']);
+  expect(backfill.code, describeRun(backfill)).toBe(0);
+  const [loaded] = await queryRows(fx.warehousePath, `SELECT strftime(max(ts), '%Y-%m-%d') AS series, (SELECT strftime(max(period_start), '%Y-%m-%d') FROM summary_values) AS summaries FROM series_points`);
+  expect(loaded).toEqual({ series: today, summaries: today });
+  const cursors = await queryRows(fx.warehousePath, `SELECT stream, strftime(cursor_date, '%Y-%m-%d') AS d FROM sync_cursors ORDER BY stream`);
+  expect(cursors).toEqual([...STREAMS, 'venue-devices-summary'].sort().map((stream) => ({ stream, d: yesterday })));
+});
