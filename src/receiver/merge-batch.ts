@@ -43,25 +43,21 @@ const VENUES: Entity<JournaledEvent['event']['data']['venue']> = {
  * upsert_events are skipped entirely, which makes merging the same records twice harmless.
  */
 export async function mergeBatch(session: Session, events: readonly JournaledEvent[]): Promise<BatchOutcome> {
-  const seen = new Set<string>();
-  const firstDeliveries = events.filter((e) => !seen.has(e.eventId) && Boolean(seen.add(e.eventId)));
-  const known = new Set(
-    (await session.all<{ event_id: string }>(statements.SELECT_KNOWN_EVENTS, [json(firstDeliveries.map((e) => e.eventId))])).map(
-      (row) => row.event_id,
-    ),
-  );
-  const fresh = firstDeliveries.filter((e) => !known.has(e.eventId));
+  // A body delivered twice within the batch counts once: its first delivery.
+  const firstDeliveries = new Map<string, JournaledEvent>();
+  for (const event of events) if (!firstDeliveries.has(event.eventId)) firstDeliveries.set(event.eventId, event);
+  const stored = await session.all<{ event_id: string }>(statements.SELECT_KNOWN_EVENTS, [json([...firstDeliveries.keys()])]);
+  for (const row of stored) firstDeliveries.delete(row.event_id);
+  const fresh = [...firstDeliveries.values()];
   if (fresh.length > 0) {
-    await session.run(
-      statements.INSERT_EVENTS,
-      [json(fresh.map((e) => ({
-        event_id: e.eventId,
-        received_at: new Date(e.receivedAtMs).toISOString(),
-        user_id: e.event.data.user.id,
-        venue_id: e.event.data.venue.id,
-        body: e.body,
-      })))],
-    );
+    const eventRows = fresh.map((e) => ({
+      event_id: e.eventId,
+      received_at: new Date(e.receivedAtMs).toISOString(),
+      user_id: e.event.data.user.id,
+      venue_id: e.event.data.venue.id,
+      body: e.body,
+    }));
+    await session.run(statements.INSERT_EVENTS, [json(eventRows)]);
     await mergeEntity(session, USERS, fresh);
     await mergeEntity(session, VENUES, fresh);
     const history = historyRows(fresh);
