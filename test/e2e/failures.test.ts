@@ -112,7 +112,7 @@ describe('a stream whose documents lose an attribute', () => {
 describe('an unreliable API', () => {
   it('retries through throttling, 5xx, resets and cut bodies and loads exactly the truth', async () => {
     fx = await startFixture({
-      sim: { venues: 2, seed: 5, faults: '429=0.1,500=0.05,reset=0.02,truncate=0.02,retry-after=0' },
+      sim: { venues: 2, seed: 5, faults: '429=0.1,500=0.05,reset=0.02,truncate=0.02' },
       config: { sync: { startDate: addDays(today, -10) }, api: { maxRetries: 12 } },
     });
     const run = await fx.cli(['sync']);
