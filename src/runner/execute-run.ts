@@ -62,7 +62,6 @@ export async function executeRun(input: RunInput): Promise<RunResult> {
   const runId = await warehouse.startRun(input.job, { pid: process.pid, ...input.detail });
   const log = logger.child({ runId, job: input.job });
   const drift = new DriftReporter(log);
-  const committer = new GroupCommitter(warehouse, runId);
   const grains = Array.isArray(config.sync.summaryGrain) ? config.sync.summaryGrain : [config.sync.summaryGrain];
   const total = input.chains.reduce((n, chain) => n + chain.slices.length, 0);
   const progress = new ProgressReporter(total, () => client.stats.requests - requestsBefore, {
@@ -74,6 +73,7 @@ export async function executeRun(input: RunInput): Promise<RunResult> {
   // is one request). Chains are not limited beyond that: a slice waiting for its group's
   // commit holds no extraction slot, and the committer's queue bounds the rows held.
   const extracting = pLimit(config.api.concurrency * 2);
+  const committer = new GroupCommitter(warehouse, runId, { moreComing: () => extracting.activeCount + extracting.pendingCount > 0 });
   const context = {
     client, warehouse, committer, drift, logger: log, runId,
     extracting: <T>(work: () => Promise<T>) => extracting(work),

@@ -14,8 +14,17 @@ interface Pending {
 export interface GroupCommitterOptions {
   /** Flush once this many rows wait. */
   readonly maxRows?: number;
-  /** Flush at the latest this long after the first slice arrived. */
+  /**
+   * Flush at the latest this long after the first slice arrived (default 200 ms). A commit
+   * costs ~20 statements whatever its size: against a 20 ms API, 20 ms groups meant ~9 slices
+   * per commit and the commits took as much CPU as the requests.
+   */
   readonly maxDelayMs?: number;
+  /**
+   * Whether more slices are on their way (being extracted). When none are, waiting only delays
+   * the slices already queued (their chains wait for them), so the group is committed at once.
+   */
+  readonly moreComing?: () => boolean;
 }
 
 /**
@@ -33,12 +42,14 @@ export class GroupCommitter {
   private waiting: (() => void)[] = [];
   private readonly maxRows: number;
   private readonly maxDelayMs: number;
+  private readonly moreComing: () => boolean;
   /** Rows the warehouse actually wrote (unchanged windows are not rewritten). */
   rowsWritten = 0;
 
   constructor(private readonly sink: CommitSink, private readonly runId: string, options: GroupCommitterOptions = {}) {
     this.maxRows = options.maxRows ?? 200_000;
-    this.maxDelayMs = options.maxDelayMs ?? 20;
+    this.maxDelayMs = options.maxDelayMs ?? 200;
+    this.moreComing = options.moreComing ?? (() => true);
   }
 
   /** Resolves with the slice's row count once it is committed; rejects when its commit failed. */
@@ -46,7 +57,7 @@ export class GroupCommitter {
     return new Promise((resolve, reject) => {
       this.queue.push({ commit, rows, resolve, reject });
       this.queuedRows += rows;
-      if (this.queuedRows >= this.maxRows) this.flushSoon(0);
+      if (this.queuedRows >= this.maxRows || !this.moreComing()) this.flushSoon(0);
       else this.flushSoon(this.maxDelayMs);
     });
   }
