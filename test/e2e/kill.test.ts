@@ -38,18 +38,26 @@ it('a sync killed at random moments and run again equals a clean run', async () 
   const afterKill = async (run: CliResult) => {
     killed.push(run);
     if (!run.killed) expect(run.code, describeRun(run)).toBe(0);
-    if (!existsSync(fx.warehousePath)) return left.push('no warehouse yet');
+    if (!existsSync(fx.warehousePath)) return left.push('no warehouse file yet');
+    // Killed while the first open was creating the schema: a file without tables.
+    const [schema] = await queryRows(fx.warehousePath, `SELECT count(*)::INTEGER AS n FROM duckdb_tables() WHERE table_name = 'sync_cursors'`);
+    if (schema!.n === 0) return left.push('an empty file (schema not committed)');
     const [state] = await queryRows(fx.warehousePath, `SELECT (SELECT count(*) FROM series_points)::INTEGER AS points, (SELECT count(*) FROM summary_values)::INTEGER AS summaries, (SELECT count(*) FROM sync_cursors)::INTEGER AS cursors`);
     left.push(`${state!.points} points, ${state!.summaries} summaries, ${state!.cursors} cursors`);
   };
-  for (let i = 0; i < 5; i++) {
-    // Anywhere from process start-up (before the warehouse is even open) to the end of a run.
-    const delay = Math.round(200 + random() * (clean.durationMs - 200));
-    await afterKill(await fx.cli(['sync'], { killAfterMs: delay }));
+  for (let i = 0; i < 6; i++) {
+    if (i % 2 === 0) {
+      // A moment in time: anywhere from process start-up (before the warehouse is even open) to
+      // the end of a clean run.
+      await afterKill(await fx.cli(['sync'], { killAfterMs: Math.round(200 + random() * (clean.durationMs - 200)) }));
+    } else {
+      // A moment in work, whatever the machine's speed: right after the N-th API request. Even a
+      // run that has only the lookback left makes more than 40.
+      const requests = 5 + Math.floor(random() * 35);
+      await afterKill(await fx.cli(['sync', '--log-level', 'debug'], { killWhenStderr: /"api request"/, killAfterMatches: requests }));
+    }
   }
-  // One more, killed at a moment counted in work rather than time: its 40th API request.
-  await afterKill(await fx.cli(['sync', '--log-level', 'debug'], { killWhenStderr: /"api request"/, killAfterMatches: 40 }));
-  expect(killed.filter((r) => r.killed).length).toBeGreaterThanOrEqual(4);
+  expect(killed.filter((r) => r.killed).length).toBeGreaterThanOrEqual(3);
 
   const final = await fx.cli(['sync']);
   expect(final.code, describeRun(final)).toBe(0);
