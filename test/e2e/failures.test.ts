@@ -109,6 +109,33 @@ describe('a stream whose documents lose an attribute', () => {
   });
 });
 
+describe('a backfill with a failing stream', () => {
+  it('exits 3, and the same command afterwards runs only what failed or did not run', async () => {
+    const from = addDays(today, -100);
+    fx = await startFixture({ sim: { venues: 2, faults: 'drift-missing=1@venue-users-history' }, config: { sync: { startDate: from } } });
+    const args = ['backfill', '--from', from, '--to', yesterday, '--streams', 'venue-devices-history,venue-users-history,venue-devices-summary', '--window-days', '30'];
+    const broken = await fx.cli(args);
+    expect(broken.code, describeRun(broken)).toBe(3);
+    // 100 days in windows of 30: 4 per venue and stream. The first users window fails, so its
+    // chain stops there: 1 failed and 3 not run per venue.
+    expect(broken.stdout).toMatch(/16 done, 2 failed, 6 not run \(of 24\)/);
+    const errors = await queryRows(fx.warehousePath, `SELECT DISTINCT stream, strftime(window_from, '%Y-%m-%d') AS f FROM sync_errors`);
+    expect(errors).toEqual([{ stream: 'venue-users-history', f: from }]);
+
+    fx.sim.setFaults('none');
+    fx.sim.clearRequests();
+    const resumed = await fx.cli(args);
+    expect(resumed.code, describeRun(resumed)).toBe(0);
+    expect(resumed.stdout).toMatch(/resumed: 16 slices were already done/);
+    // The token check, then the 8 users windows only.
+    expect(fx.sim.requests.slice(1).map((r) => r.path.split('/')[2])).toEqual(Array(8).fill('venue-users-history'));
+    const range: Range = { venues: fx.venues, streams: ['venue-devices-history', 'venue-users-history', 'venue-devices-summary'], from, to: yesterday };
+    expect(diffMaps(await storedSeries(fx.warehousePath, range), expectedSeries(fx.sim, range))).toEqual(NO_DIFF);
+    expect(diffMaps(await storedSummaries(fx.warehousePath, range), expectedSummaries(fx.sim, range))).toEqual(NO_DIFF);
+    expect((await fx.cli(args)).stdout).toMatch(/already finished/);
+  });
+});
+
 describe('an unreliable API', () => {
   it('retries through throttling, 5xx, resets and cut bodies and loads exactly the truth', async () => {
     fx = await startFixture({
