@@ -62,6 +62,26 @@ describe('a refused token', () => {
   });
 });
 
+describe('refused sync arguments', () => {
+  it('exit 2 before any request, and create nothing', async () => {
+    fx = await startFixture({ sim: { venues: 2 } });
+    const cases: [string[], RegExp][] = [
+      [['sync', '--streams', 'venue-devices-histroy'], /unknown stream: venue-devices-histroy/],
+      [['sync', '--venues', '11111111-2222-4333-8444-555555555555'], /not in scope\.venues/],
+      [['sync', '--until', addDays(today, 3)], /is in the future/],
+      [['sync', '--until', 'yesterday'], /--until/],
+    ];
+    const runs = await Promise.all(cases.map(([argv]) => fx!.cli(argv)));
+    runs.forEach((run, i) => {
+      expect(run.code, describeRun(run)).toBe(2);
+      expect(run.stderr).toMatch(cases[i]![1]);
+      expect(run.stderr).not.toMatch(/^\s+at /m);
+    });
+    expect(fx.sim.requests).toHaveLength(0);
+    expect(existsSync(fx.warehousePath)).toBe(false);
+  });
+});
+
 describe('a stream whose documents lose an attribute', () => {
   it('fails that stream only (exit 3), keeps its cursor, and the next run repairs it', async () => {
     fx = await startFixture({ sim: { venues: 2 }, config: { sync: { startDate: addDays(today, -8) } } });
