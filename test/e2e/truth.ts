@@ -3,7 +3,8 @@
  * back from the warehouse, both as key → value maps (compared with `diffMaps`).
  */
 import type { Simulator, SeriesStream, SummaryStream } from '../../src/simulator/index.js';
-import { eachDay, queryRows } from './harness.js';
+import { eachDay } from './harness.js';
+import { queryRows } from './warehouse-reads.js';
 
 export const SERIES: readonly SeriesStream[] = ['venue-devices-history', 'venue-users-history', 'venue-remarketing-history', 'rating-history'];
 export const SUMMARIES: readonly SummaryStream[] = ['venue-devices-summary', 'venue-users-login-methods', 'venue-users-status', 'venue-users-summary', 'rating-summary'];
