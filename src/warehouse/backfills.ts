@@ -93,35 +93,62 @@ export async function doneSliceKeys(session: Pick<Session, 'all'>, id: string): 
 
 const SLICE_COLUMNS = '(backfill_id, slice_key, stream, scope_id, window_from, window_to, status, rows_written, done_at)';
 
-/** Records the planned slices as pending (already known slices keep their state). */
-export async function planBackfillSlices(session: Session, id: string, slices: readonly BackfillSlicePlan[]): Promise<void> {
-  for (let start = 0; start < slices.length; start += 500) {
-    const batch = slices.slice(start, start + 500);
-    const values = batch
-      .map((_, i) => `($1, $${i * 5 + 2}, $${i * 5 + 3}, $${i * 5 + 4}, $${i * 5 + 5}::DATE, $${i * 5 + 6}::DATE, 'pending', NULL, NULL)`)
-      .join(', ');
-    const params = batch.flatMap((s) => [s.sliceKey, s.stream, s.scopeId, s.windowFrom, s.windowTo]);
-    await session.run(`INSERT INTO backfill_slices ${SLICE_COLUMNS} VALUES ${values} ON CONFLICT DO NOTHING`, [id, ...params]);
+/**
+ * Stages slice rows through an appender: a multi-row VALUES statement binds seven parameters
+ * per slice, which costs more than the rest of a commit on groups of a thousand small slices.
+ */
+async function stageSlices(
+  session: Session,
+  slices: readonly (BackfillSlicePlan & { readonly backfillId: string; readonly rowsWritten: number | null })[],
+): Promise<void> {
+  await session.run(
+    `CREATE OR REPLACE TEMP TABLE stage_backfill_slices (backfill_id VARCHAR, slice_key VARCHAR, stream VARCHAR,
+       scope_id VARCHAR, window_from DATE, window_to DATE, rows_written INTEGER)`,
+  );
+  const appender = await session.connection.createAppender('stage_backfill_slices', 'main', 'temp');
+  try {
+    for (const slice of slices) {
+      appender.appendVarchar(slice.backfillId);
+      appender.appendVarchar(slice.sliceKey);
+      appender.appendVarchar(slice.stream);
+      appender.appendVarchar(slice.scopeId);
+      appender.appendVarchar(slice.windowFrom);
+      appender.appendVarchar(slice.windowTo);
+      if (slice.rowsWritten === null) appender.appendNull();
+      else appender.appendInteger(slice.rowsWritten);
+      appender.endRow();
+    }
+    appender.flushSync();
+  } finally {
+    appender.closeSync();
   }
 }
 
-/** Marks slices done; called by commitSlices inside the transaction that commits their data. */
+/** Records the planned slices as pending (already known slices keep their state). */
+export async function planBackfillSlices(session: Session, id: string, slices: readonly BackfillSlicePlan[]): Promise<void> {
+  if (slices.length === 0) return;
+  await stageSlices(session, slices.map((slice) => ({ ...slice, backfillId: id, rowsWritten: null })));
+  await session.run(
+    `INSERT INTO backfill_slices ${SLICE_COLUMNS}
+     SELECT DISTINCT ON (backfill_id, slice_key) backfill_id, slice_key, stream, scope_id, window_from, window_to, 'pending', NULL, NULL
+     FROM stage_backfill_slices
+     ON CONFLICT DO NOTHING`,
+  );
+}
+
+/**
+ * Marks slices done; called by commitSlices inside the transaction that commits their data.
+ * Keys must be unique (the caller merges repeats).
+ */
 export async function markBackfillSlicesDone(session: Session, slices: readonly BackfillSliceDone[]): Promise<void> {
-  for (let start = 0; start < slices.length; start += 400) {
-    const batch = slices.slice(start, start + 400);
-    const values = batch
-      .map((_, i) => {
-        const p = i * 7;
-        return `($${p + 1}, $${p + 2}, $${p + 3}, $${p + 4}, $${p + 5}::DATE, $${p + 6}::DATE, 'done', $${p + 7}::BIGINT, now())`;
-      })
-      .join(', ');
-    const params = batch.flatMap((s) => [s.backfillId, s.sliceKey, s.stream, s.scopeId, s.windowFrom, s.windowTo, s.rowsWritten]);
-    await session.run(
-      `INSERT INTO backfill_slices ${SLICE_COLUMNS} VALUES ${values}
-       ON CONFLICT (backfill_id, slice_key) DO UPDATE SET status = 'done', rows_written = excluded.rows_written, done_at = excluded.done_at`,
-      params,
-    );
-  }
+  if (slices.length === 0) return;
+  await stageSlices(session, slices);
+  await session.run(
+    `INSERT INTO backfill_slices ${SLICE_COLUMNS}
+     SELECT backfill_id, slice_key, stream, scope_id, window_from, window_to, 'done', rows_written, now()
+     FROM stage_backfill_slices
+     ON CONFLICT (backfill_id, slice_key) DO UPDATE SET status = 'done', rows_written = excluded.rows_written, done_at = excluded.done_at`,
+  );
 }
 
 export async function finishBackfill(session: Session, id: string): Promise<void> {

@@ -2,10 +2,17 @@
 const DATE_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
 const DAY_MS = 86_400_000;
 
+/** Dates seen valid: a group of thousands of slices repeats the same few window bounds. */
+const validDates = new Set<string>();
+
 export function isIsoDate(value: string): boolean {
-  if (!DATE_PATTERN.test(value)) return false;
+  if (validDates.has(value)) return true;
+  if (typeof value !== 'string' || !DATE_PATTERN.test(value)) return false;
   const ms = Date.parse(`${value}T00:00:00Z`);
-  return Number.isFinite(ms) && new Date(ms).toISOString().startsWith(value);
+  if (!(Number.isFinite(ms) && new Date(ms).toISOString().startsWith(value))) return false;
+  if (validDates.size > 100_000) validDates.clear();
+  validDates.add(value);
+  return true;
 }
 
 /** Epoch milliseconds of the date's 00:00 UTC. */

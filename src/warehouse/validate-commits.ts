@@ -16,6 +16,7 @@ function sameLength(columns: readonly { readonly length: number }[]): boolean {
  */
 export function validateCommits(commits: readonly SliceCommit[]): void {
   commits.forEach((commit, index) => {
+    // Built for every slice only because it is small; errors are the rare path.
     const at = where(commit, index);
     if (!commit.stream || !commit.scopeId) throw invalidBatch('a slice needs a stream and a scope id', at);
     if (!isIsoDate(commit.windowFrom) || !isIsoDate(commit.windowTo) || commit.windowFrom > commit.windowTo) {
