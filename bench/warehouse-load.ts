@@ -2,7 +2,8 @@
  * Micro-benchmark of the warehouse loader: how fast series rows get from normalized columns
  * into `series_points`, and the alternatives the loader was chosen from.
  *
- *   npx tsc -p . && node dist/bench/warehouse-load.js [--rows 5000000] [--group 100] [--quick]
+ *   npx tsc -p . && node dist/bench/warehouse-load.js [--quick] [--rows 5000000] [--group 100]
+ *                                                     [--small-rows 1000000] [--small-group 1000]
  *
  * Prints rows/s per variant. Uses a DuckDB file in a temp dir (removed at the end).
  */
@@ -30,7 +31,6 @@ import { sql } from '../src/warehouse/sql-files.js';
 const METRICS = ['detected', 'unique-detected', 'unique-authenticated', 'authenticated'];
 const STREAM = 'venue-devices-history';
 const DAY_MS = 86_400_000;
-const WINDOW_DAYS = 26; // 4 metrics × 24 hours × 26 days = 2,496 rows per slice
 
 function option(name: string, fallback: number): number {
   const index = process.argv.indexOf(`--${name}`);
@@ -38,46 +38,54 @@ function option(name: string, fallback: number): number {
 }
 
 const quick = process.argv.includes('--quick');
-const targetRows = option('rows', quick ? 500_000 : 5_000_000);
-const groupSize = option('group', 100);
-const rowsPerSlice = METRICS.length * 24 * WINDOW_DAYS;
-const sliceCount = Math.max(1, Math.round(targetRows / rowsPerSlice));
-const windowsPerVenue = 20;
+
+/** A load to measure: slices of one size, committed in groups. */
+interface Shape {
+  readonly label: string;
+  readonly granularity: 'hour' | 'day';
+  readonly windowDays: number;
+  readonly windowsPerVenue: number;
+  readonly rowsPerSlice: number;
+  readonly sliceCount: number;
+  readonly groupSize: number;
+}
+
+function shape(label: string, granularity: 'hour' | 'day', windowDays: number, windowsPerVenue: number, rows: number, groupSize: number): Shape {
+  const rowsPerSlice = METRICS.length * windowDays * (granularity === 'hour' ? 24 : 1);
+  return { label, granularity, windowDays, windowsPerVenue, rowsPerSlice, sliceCount: Math.max(1, Math.round(rows / rowsPerSlice)), groupSize };
+}
+
+/** Backfill-like: 26-day windows of hourly points (2,496 rows per slice). */
+const large = shape('large slices (26 days × 24 hourly points × 4 metrics)', 'hour', 26, 20, option('rows', quick ? 500_000 : 5_000_000), option('group', 100));
+/** Sync-like: 31-day windows of daily points (124 rows per slice), big groups like the runner's. */
+const small = shape('small slices (31 daily points × 4 metrics)', 'day', 31, 12, option('small-rows', quick ? 200_000 : 1_000_000), option('small-group', 1_000));
 
 function venueId(v: number): string {
   return `6f1c1a52-0000-4000-8000-${v.toString(16).padStart(12, '0')}`;
 }
 
-/** Slice s: venue s / 20, window s % 20; hourly points, every 7th value NULL. */
-function slice(s: number, salt = 0): SliceCommit {
-  const venue = venueId(Math.floor(s / windowsPerVenue));
-  const start = Date.UTC(2026, 0, 1) + (s % windowsPerVenue) * WINDOW_DAYS * DAY_MS;
+/** Slice s of a shape: venue s / windowsPerVenue, consecutive windows; every 7th value NULL. */
+function slice(shape: Shape, s: number, salt = 0): SliceCommit {
+  const venue = venueId(Math.floor(s / shape.windowsPerVenue));
+  const start = Date.UTC(2026, 0, 1) + (s % shape.windowsPerVenue) * shape.windowDays * DAY_MS;
+  const step = shape.granularity === 'hour' ? 3_600_000 : DAY_MS;
+  const points = shape.rowsPerSlice / METRICS.length;
   const columns: SeriesColumns = { venueId: venue, stream: STREAM, metric: [], granularity: [], tsMs: [], value: [] };
   for (const metric of METRICS) {
-    for (let h = 0; h < WINDOW_DAYS * 24; h++) {
+    for (let h = 0; h < points; h++) {
       columns.metric.push(metric);
-      columns.granularity.push('hour');
-      columns.tsMs.push(start + h * 3_600_000);
+      columns.granularity.push(shape.granularity);
+      columns.tsMs.push(start + h * step);
       columns.value.push(h % 7 === 0 ? null : ((h * 31 + s) % 97) + salt);
     }
   }
   const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
-  return {
-    stream: STREAM,
-    scopeId: venue,
-    windowFrom: day(start),
-    windowTo: day(start + (WINDOW_DAYS - 1) * DAY_MS),
-    series: columns,
-    cursor: { mode: 'advance', date: day(start + (WINDOW_DAYS - 1) * DAY_MS) },
-  };
+  const windowTo = day(start + (shape.windowDays - 1) * DAY_MS);
+  return { stream: STREAM, scopeId: venue, windowFrom: day(start), windowTo, series: columns, cursor: { mode: 'advance', date: windowTo } };
 }
 
-function groups(salt = 0): SliceCommit[][] {
-  const result: SliceCommit[][] = [];
-  for (let s = 0; s < sliceCount; s += groupSize) {
-    result.push(Array.from({ length: Math.min(groupSize, sliceCount - s) }, (_, i) => slice(s + i, salt)));
-  }
-  return result;
+function group(shape: Shape, first: number, salt = 0): SliceCommit[] {
+  return Array.from({ length: Math.min(shape.groupSize, shape.sliceCount - first) }, (_, i) => slice(shape, first + i, salt));
 }
 
 function rate(rows: number, ms: number): string {
@@ -243,7 +251,7 @@ const stagers: Record<string, [string, Stager]> = {
 };
 
 async function benchStaging(warehouse: Warehouse, sample: SliceCommit[][]): Promise<void> {
-  console.log(`\nstaging only: ${sample.length} group(s) of ${groupSize} slices into a temp table (best of 3)`);
+  console.log(`\nstaging only, ${large.label}: ${sample.length} group(s) of ${large.groupSize} slices into a temp table (best of 3)`);
   for (const [description, stage] of Object.values(stagers)) {
     let best = Infinity;
     let rows = 0;
@@ -265,18 +273,18 @@ async function benchStaging(warehouse: Warehouse, sample: SliceCommit[][]): Prom
 // End to end: Warehouse.commitSlices.
 // ------------------------------------------------------------------------------------------
 
-async function benchCommits(warehouse: Warehouse, label: string, salt: number): Promise<void> {
+async function benchCommits(warehouse: Warehouse, shape: Shape, label: string, salt: number): Promise<void> {
   let rows = 0;
   let written = 0;
   let ms = 0;
   let slowest = 0;
   let cpuMs = 0;
   // Slices are generated per group, outside the timed part.
-  for (let s = 0; s < sliceCount; s += groupSize) {
-    const group = Array.from({ length: Math.min(groupSize, sliceCount - s) }, (_, i) => slice(s + i, salt));
-    rows += group.reduce((n, c) => n + c.series!.tsMs.length, 0);
+  for (let first = 0; first < shape.sliceCount; first += shape.groupSize) {
+    const commits = group(shape, first, salt);
+    rows += commits.reduce((n, c) => n + c.series!.tsMs.length, 0);
     const cpuStart = process.cpuUsage();
-    const [result, t] = await timed(() => warehouse.commitSlices(`bench-${salt}`, group));
+    const [result, t] = await timed(() => warehouse.commitSlices(`bench-${salt}`, commits));
     const cpu = process.cpuUsage(cpuStart);
     cpuMs += (cpu.user + cpu.system) / 1000;
     written += result.rowsWritten;
@@ -290,14 +298,34 @@ async function benchCommits(warehouse: Warehouse, label: string, salt: number): 
   );
 }
 
+async function benchShape(dir: string, shape: Shape): Promise<void> {
+  const warehouse = await openWarehouse(join(dir, `${shape.granularity}.duckdb`));
+  try {
+    console.log(
+      `\ncommitSlices end to end, ${shape.label}: ${shape.sliceCount.toLocaleString('en')} slices = ` +
+        `${(shape.sliceCount * shape.rowsPerSlice).toLocaleString('en')} rows in groups of ${shape.groupSize} ` +
+        `(stage, diff, delete + insert changed windows, cursors; one transaction per group)`,
+    );
+    await benchCommits(warehouse, shape, 'first load into an empty table', 0);
+    await benchCommits(warehouse, shape, 'identical reload (diff only, nothing rewritten)', 0);
+    await benchCommits(warehouse, shape, 'reload with every value changed (all windows replaced)', 1);
+    if (shape === large) {
+      await benchDiff(warehouse);
+      await benchDeletes(warehouse);
+    }
+  } finally {
+    await warehouse.close();
+  }
+}
+
 /**
  * The diff step alone on one staged group against the loaded table: the per-window
  * fingerprint the loader uses vs an exact EXCEPT ALL of staged and stored rows.
  */
 async function benchDiff(warehouse: Warehouse): Promise<void> {
-  const group = groups().slice(0, 1)[0];
-  const rows = group.reduce((n, s) => n + s.series!.tsMs.length, 0);
-  console.log(`\ndiff step: one group of ${group.length} unchanged windows (${rows.toLocaleString('en')} rows) against the loaded table (best of 3)`);
+  const commits = group(large, 0);
+  const rows = commits.reduce((n, s) => n + s.series!.tsMs.length, 0);
+  console.log(`\ndiff step: one group of ${commits.length} unchanged windows (${rows.toLocaleString('en')} rows) against the loaded table (best of 3)`);
   const exceptAll = `
     WITH stored AS (
       SELECT w.w, m.m, epoch_ms(s.ts) AS ts_ms, s.value
@@ -317,7 +345,7 @@ async function benchDiff(warehouse: Warehouse): Promise<void> {
     for (let attempt = 0; attempt < 3; attempt++) {
       await warehouse
         .transaction(async (session) => {
-          await stageGroupForDiff(session, group);
+          await stageGroupForDiff(session, commits);
           const [, t] = await timed(() => session.run(statement));
           best = Math.min(best, t);
           throw new Error('rollback');
@@ -359,9 +387,10 @@ async function stageGroupForDiff(session: Session, group: readonly SliceCommit[]
 
 /** The replace step alone: one DELETE joined to the windows vs one DELETE per window. */
 async function benchDeletes(warehouse: Warehouse): Promise<void> {
-  const group = Math.min(groupSize, sliceCount);
-  console.log(`\nreplace step on a ${sliceCount * rowsPerSlice} row table: delete ${group} windows (rolled back)`);
-  const windows = Array.from({ length: group }, (_, i) => slice(i * Math.max(1, Math.floor(sliceCount / group)) % sliceCount));
+  const count = Math.min(large.groupSize, large.sliceCount);
+  const spread = Math.max(1, Math.floor(large.sliceCount / count));
+  console.log(`\nreplace step on the ${(large.sliceCount * large.rowsPerSlice).toLocaleString('en')}-row table: delete ${count} windows spread over it (rolled back)`);
+  const windows = Array.from({ length: count }, (_, i) => slice(large, (i * spread) % large.sliceCount));
   const setup = async (session: Session) => {
     await session.run('CREATE OR REPLACE TEMP TABLE bench_windows (venue_id UUID, stream VARCHAR, ts_from TIMESTAMPTZ, ts_to TIMESTAMPTZ)');
     for (const w of windows) {
@@ -411,24 +440,21 @@ async function benchDeletes(warehouse: Warehouse): Promise<void> {
 
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'venue-etl-bench-'));
-  const warehouse = await openWarehouse(join(dir, 'bench.duckdb'));
+  const os = await import('node:os');
   try {
-    console.log(
-      `warehouse-load: ${sliceCount} slices × ${rowsPerSlice} hourly rows = ${(sliceCount * rowsPerSlice).toLocaleString('en')} series rows, ` +
-        `committed in groups of ${groupSize} (node ${process.version}, ${(await import('node:os')).cpus().length} cores)`,
-    );
-    const sample = groups().slice(0, Math.max(1, Math.ceil(500_000 / (groupSize * rowsPerSlice))));
-    await benchStaging(warehouse, sample);
-    console.log(`\n  load average now: ${(await import('node:os')).loadavg().map((l) => l.toFixed(1)).join(' ')} (other processes share the cores)`);
-
-    console.log('\ncommitSlices end to end (stage, diff, delete + insert changed windows, cursors; one transaction per group)');
-    await benchCommits(warehouse, 'first load into an empty table', 0);
-    await benchCommits(warehouse, 'identical reload (diff only, nothing rewritten)', 0);
-    await benchCommits(warehouse, 'reload with every value changed (all windows replaced)', 1);
-    await benchDiff(warehouse);
-    await benchDeletes(warehouse);
+    console.log(`warehouse-load (node ${process.version}, ${os.cpus().length} cores, load average ${os.loadavg()[0].toFixed(1)})`);
+    const warehouse = await openWarehouse(join(dir, 'staging.duckdb'));
+    try {
+      const groups = Math.max(1, Math.ceil(500_000 / (large.groupSize * large.rowsPerSlice)));
+      const sample = Array.from({ length: groups }, (_, g) => group(large, g * large.groupSize));
+      await benchStaging(warehouse, sample);
+    } finally {
+      await warehouse.close();
+    }
+    await benchShape(dir, large);
+    await benchShape(dir, small);
+    console.log(`\nload average at the end: ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} (other processes share the cores)`);
   } finally {
-    await warehouse.close();
     rmSync(dir, { recursive: true, force: true });
   }
 }
