@@ -22,7 +22,13 @@ export async function openWarehouse(path: string, options: OpenWarehouseOptions 
   const readOnly = options.readOnly ?? false;
   const absolutePath = resolve(path);
   if (readOnly && !existsSync(absolutePath)) throw warehouseMissing(path);
-  if (!readOnly) mkdirSync(dirname(absolutePath), { recursive: true });
+  if (!readOnly) {
+    try {
+      mkdirSync(dirname(absolutePath), { recursive: true });
+    } catch (error) {
+      throw warehouseOpenFailed(path, error);
+    }
+  }
 
   let instance;
   try {

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -70,25 +70,31 @@ export function compileWarehouseForChild(): { entry: string; cleanup: () => void
   const cacheDir = join(repoRoot, 'node_modules', '.cache');
   mkdirSync(cacheDir, { recursive: true });
   const outDir = mkdtempSync(join(cacheDir, 'venue-etl-warehouse-'));
-  execFileSync(
-    process.execPath,
-    [
-      join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc'),
-      '--ignoreConfig',
-      join(repoRoot, 'src', 'warehouse', 'index.ts'),
-      '--outDir', outDir,
-      '--rootDir', repoRoot,
-      '--module', 'nodenext',
-      '--moduleResolution', 'nodenext',
-      '--target', 'es2023',
-      '--types', 'node',
-      '--skipLibCheck',
-    ],
-    { cwd: repoRoot, stdio: 'pipe' },
-  );
+  const entry = join(outDir, 'src', 'warehouse', 'index.js');
+  try {
+    execFileSync(
+      process.execPath,
+      [
+        join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc'),
+        '--ignoreConfig',
+        join(repoRoot, 'src', 'warehouse', 'index.ts'),
+        '--outDir', outDir,
+        '--rootDir', repoRoot,
+        '--module', 'nodenext',
+        '--moduleResolution', 'nodenext',
+        '--target', 'es2023',
+        '--types', 'node',
+        '--skipLibCheck',
+      ],
+      { cwd: repoRoot, stdio: 'pipe' },
+    );
+  } catch (error) {
+    // tsc still emits when a file elsewhere has a type error; only a missing output matters.
+    if (!existsSync(entry)) throw error;
+  }
   writeFileSync(join(outDir, 'package.json'), '{ "type": "module" }\n');
   return {
-    entry: join(outDir, 'src', 'warehouse', 'index.js'),
+    entry,
     cleanup: () => rmSync(outDir, { recursive: true, force: true }),
   };
 }

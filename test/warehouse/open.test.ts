@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DuckDBInstance } from '@duckdb/node-api';
@@ -91,6 +91,17 @@ describe('openWarehouse', () => {
     const error = await rejection(openWarehouse(path, { readOnly: true }));
     expect(error.code).toBe('VENUE_WAREHOUSE_MISSING');
     expect(existsSync(path)).toBe(false);
+  });
+
+  it('reports a path it cannot use as a warehouse without a stack trace', async () => {
+    const dir = scratch();
+    const notADatabase = join(dir, 'notes.duckdb');
+    writeFileSync(notADatabase, 'this is not a DuckDB file, just text long enough to have a header'.repeat(100));
+    const garbage = await rejection(openWarehouse(notADatabase));
+    expect(garbage.code).toBe('VENUE_WAREHOUSE_OPEN');
+    expect(garbage.message).toContain(notADatabase);
+    const underAFile = await rejection(openWarehouse(join(notADatabase, 'w.duckdb')));
+    expect(underAFile.code).toBe('VENUE_WAREHOUSE_OPEN');
   });
 
   it('read-only warehouses query but do not write', async () => {
