@@ -45,3 +45,8 @@ export async function releaseInstance(path: string): Promise<void> {
   entries.delete(path);
   (await entry.instance).closeSync();
 }
+
+/** How many open Warehouses share the file's instance in this process. */
+export function usersOf(path: string): number {
+  return entries.get(path)?.users ?? 0;
+}

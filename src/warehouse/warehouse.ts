@@ -6,7 +6,7 @@ import { Mutex } from './mutex.js';
 import { sessionOf, type Row, type Session } from './session.js';
 import { writeFailed } from './errors.js';
 import { pauseBeforeCommit } from './test-hooks.js';
-import { releaseInstance } from './instances.js';
+import { releaseInstance, usersOf } from './instances.js';
 import { commitSlicesIn, type CommitSlicesResult } from './commit-slices.js';
 import { applyCursorMoves, readCursors, type CursorMoveRequest, type CursorRow } from './cursors.js';
 import { finishRun, markAbandonedRuns, readRuns, startRun, type RunRow, type RunTotals } from './runs.js';
@@ -188,6 +188,12 @@ export class Warehouse {
     if (this.closed) return;
     this.closed = true;
     await this.mutex.run(async () => undefined);
+    if (!this.readOnly && usersOf(this.absolutePath) === 1) {
+      // Closing the instance checkpoints synchronously, blocking the event loop for as long
+      // as the WAL takes to fold in (a second after a large load); an explicit CHECKPOINT
+      // runs on DuckDB's threads and leaves the close nothing to do.
+      await this.writer.run('CHECKPOINT').catch(() => undefined);
+    }
     if (this.reader) (await this.reader).closeSync();
     this.writer.closeSync();
     await releaseInstance(this.absolutePath);
