@@ -1,0 +1,49 @@
+/**
+ * An ApiClient that answers history requests from bodies held in memory: the runner, the
+ * normalizer and the warehouse run for real, with the network taken out. Each answer is
+ * parsed and checked exactly as the real client does (JSON.parse + JSON:API envelope).
+ */
+import type { ApiClient } from '../src/api/client.js';
+import { toJsonApiDocument } from '../src/api/jsonapi.js';
+import type { ClientStats, RequestCounts } from '../src/api/stats.js';
+import type { SeriesBodies } from './series-bodies.js';
+
+export function memoryClient(bodies: SeriesBodies): ApiClient {
+  let requests = 0;
+  let bytes = 0;
+  const stats: ClientStats = {
+    get requests() {
+      return requests;
+    },
+    retries: 0,
+    pages: 0,
+    failures: 0,
+    throttled: 0,
+    get bytes() {
+      return bytes;
+    },
+    durationMs: 0,
+    concurrency: 0,
+    byStream: new Map<string, RequestCounts>(),
+  };
+  return {
+    baseUrl: 'memory:',
+    async getDocument(pathOrUrl) {
+      // /analytics/<stream>/<venue>/?from=YYYY-MM-DD&to=YYYY-MM-DD
+      const [path = '', query = ''] = pathOrUrl.split('?');
+      const [, , stream = '', scopeId = ''] = path.split('/');
+      const from = new URLSearchParams(query).get('from') ?? '';
+      const text = bodies.body(stream, scopeId, from);
+      requests += 1;
+      bytes += text.length;
+      return toJsonApiDocument(JSON.parse(text), `GET ${pathOrUrl}`);
+    },
+    // eslint-disable-next-line require-yield
+    async *paginate(path) {
+      throw new Error(`the memory client serves history endpoints only, not ${path}`);
+    },
+    stats,
+    logSummary() {},
+    async close() {},
+  };
+}

@@ -1,0 +1,153 @@
+/**
+ * `npm run bench`: every figure of the benchmark table, each beside its physical limit, in one
+ * run; prints the table and writes it to BENCHMARKS.md.
+ *
+ *   npm run bench                    full sizes (a few minutes); writes BENCHMARKS.md
+ *   npm run bench -- --quick         small sizes, same code paths (seconds); prints only
+ *   npm run bench -- --quick --write also writes BENCHMARKS.md
+ *   npm run bench -- --only B2,B5    some figures only (B7 needs B5's data and runs it)
+ *
+ * Benchmarks report, they do not fail: a figure that misses its target, or cannot be measured
+ * here, is shown as such and the exit status stays 0.
+ */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { backfillWallTimeFigure } from './backfill-wall-time.js';
+import { backfillMemoryFigure } from './backfill-memory.js';
+import { fmt, markdownTable, notMeasured, plainTable, type Figure } from './figure.js';
+import { loadThroughputFigure } from './load-throughput.js';
+import { currentLoad, describeMachine, type Machine } from './machine.js';
+import { nightlyRerunFigure } from './nightly-rerun.js';
+import { parquetExportRun, type ExportRun } from './parquet-export.js';
+import { receiverThroughputFigure } from './receiver-throughput.js';
+import { reportQueriesFigure } from './report-queries.js';
+
+const args = process.argv.slice(2);
+const quick = args.includes('--quick');
+const write = !quick || args.includes('--write');
+const onlyIndex = args.indexOf('--only');
+const only = onlyIndex >= 0 ? new Set((args[onlyIndex + 1] ?? '').split(',').map((id) => id.trim().toUpperCase())) : undefined;
+const command = `npm run bench${args.length > 0 ? ` -- ${args.join(' ')}` : ''}`;
+
+const SIZES = quick
+  ? {
+      b1: { venues: 20, days: 3, latencyMs: 20, concurrency: 16 },
+      b2: { rows: 200_000 },
+      b3: { venues: 3, days: 10, concurrency: 16 },
+      b4: { venues: 3, historyDays: 30, lookbackDays: 3 },
+      b5: { seriesRows: 300_000, venues: 100, summaryDays: 30 },
+      b6: { seconds: 2, senders: 16 },
+    }
+  : {
+      b1: { venues: 200, days: 7, latencyMs: 20, concurrency: 16 },
+      b2: { rows: 5_000_000 },
+      b3: { venues: 20, days: 31, concurrency: 16 },
+      b4: { venues: 20, historyDays: 30, lookbackDays: 3 },
+      b5: { seriesRows: 10_000_000, venues: 1000, summaryDays: 90 },
+      b6: { seconds: 5, senders: 16 },
+    };
+
+const WHAT: Record<string, [string, string]> = {
+  B1: ['backfill wall time against the simulator', '<= 1.20x'],
+  B2: ['normalize + load throughput, committed', '>= 1M rows/s and >= 1.00x'],
+  B3: ['peak RSS of a backfill at S and 10 x S', '<= 300 MB, growth <= 15%'],
+  B4: ['second nightly run, nothing new upstream', 'requests = minimum, 0 rows'],
+  B5: ['Parquet export, full and incremental', 'seconds and MB; only affected partitions'],
+  B6: ['receiver throughput and time to 2xx', '>= 2,000 events/s, p99 < 50 ms'],
+  B7: ['heaviest named report, warehouse and Parquet', 'seconds'],
+};
+
+async function figure(id: string, measure: () => Promise<Figure>): Promise<Figure | undefined> {
+  if (only && !only.has(id)) return undefined;
+  const started = performance.now();
+  process.stderr.write(`${id} ${WHAT[id]![0]} ...`);
+  try {
+    const result = await measure();
+    process.stderr.write(` ${result.measured} (${fmt.seconds(performance.now() - started)})\n`);
+    return result;
+  } catch (error) {
+    process.stderr.write(' failed\n');
+    const message = error instanceof Error ? error.message : String(error);
+    return notMeasured(id, WHAT[id]![0], WHAT[id]![1], `the measurement failed: ${message.split('\n')[0]}`);
+  }
+}
+
+async function main(): Promise<void> {
+  const machine = await describeMachine();
+  const started = new Date();
+  const figures: Figure[] = [];
+  const add = (f: Figure | undefined) => f && figures.push(f);
+
+  add(await figure('B1', () => backfillWallTimeFigure(SIZES.b1)));
+  add(await figure('B2', () => loadThroughputFigure(SIZES.b2)));
+  add(await figure('B3', () => backfillMemoryFigure(SIZES.b3)));
+  add(await figure('B4', () => nightlyRerunFigure(SIZES.b4)));
+  let exported: ExportRun | undefined;
+  try {
+    add(
+      await figure('B5', async () => {
+        exported = await parquetExportRun(SIZES.b5);
+        return exported.figure;
+      }),
+    );
+    add(await figure('B6', () => receiverThroughputFigure(SIZES.b6)));
+    if (!only || only.has('B7')) {
+      if (!exported && only?.has('B7') && !only.has('B5')) exported = await parquetExportRun(SIZES.b5).catch(() => undefined);
+      const data = exported;
+      add(
+        data
+          ? await figure('B7', () => reportQueriesFigure(data.warehousePath, data.parquetDir))
+          : notMeasured('B7', WHAT.B7![0], WHAT.B7![1], 'needs the data of B5, which could not be built'),
+      );
+    }
+  } finally {
+    exported?.cleanup();
+  }
+  machine.loadEnd = currentLoad();
+  const elapsed = (Date.now() - started.getTime()) / 1000;
+
+  console.log(`\n${plainTable(figures)}\n`);
+  for (const f of figures) for (const note of f.notes ?? []) console.log(`${f.id}: ${note}`);
+  console.log(`\n${describe(machine)}; ${elapsed.toFixed(0)} s; ${command}`);
+  if (write) {
+    const file = fileURLToPath(new URL('../../BENCHMARKS.md', import.meta.url));
+    writeFileSync(file, benchmarksMd(file, generatedSection(figures, machine, started, elapsed)));
+    console.log('written to BENCHMARKS.md');
+  }
+}
+
+function describe(machine: Machine): string {
+  return (
+    `${machine.cpus} CPUs (${machine.cpuModel}), ${machine.memoryGb.toFixed(1)} GiB, Node ${machine.node}, DuckDB ${machine.duckdb}; ` +
+    `load average ${machine.loadStart.toFixed(1)} at start, ${machine.loadEnd?.toFixed(1) ?? '?'} at end`
+  );
+}
+
+const START = '<!-- bench:start (written by `npm run bench`; edit outside these markers) -->';
+const END = '<!-- bench:end -->';
+
+function generatedSection(figures: readonly Figure[], machine: Machine, started: Date, elapsed: number): string {
+  const notes = figures.flatMap((f) => (f.notes ?? []).map((note) => `- **${f.id}** ${note}`));
+  return [
+    START,
+    `Measured ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC with \`${command}\` (${elapsed.toFixed(0)} s).`,
+    '',
+    `Machine: ${describe(machine)}.`,
+    '',
+    markdownTable(figures),
+    '',
+    ...notes,
+    END,
+  ].join('\n');
+}
+
+/** Replaces the generated section of BENCHMARKS.md, keeping what was written around it. */
+function benchmarksMd(file: string, section: string): string {
+  const existing = existsSync(file) ? readFileSync(file, 'utf8') : '';
+  const start = existing.indexOf(START);
+  const end = existing.indexOf(END);
+  if (start >= 0 && end > start) return `${existing.slice(0, start)}${section}${existing.slice(end + END.length)}`;
+  return `# Benchmarks\n\n\`npm run bench\` measures each figure against its physical limit on the machine it runs on.\n\n## Latest run\n\n${section}\n${existing ? `\n${existing}` : ''}`;
+}
+
+await main();
