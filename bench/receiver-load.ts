@@ -3,16 +3,19 @@
  * over keep-alive loopback connections for a few seconds while the receiver journals them
  * (fsync per group commit) and merges them into a DuckDB file in the background.
  *
- *   npx tsc -p . && node dist/bench/receiver-load.js [--seconds 5] [--senders 16] [--merge-interval-ms 1000] [--quick]
+ *   npx tsc -p . && node dist/bench/receiver-load.js [--seconds 5] [--senders 16] [--merge-interval-ms 2000] [--quick]
  *
- * Prints events/s and the time from sending a request to its 2xx (p50 / p99 / max). The
- * senders run in a worker thread so that they do not share the receiver's event loop.
+ * Prints events/s, the time from sending a request to its 2xx (p50 / p99 / max), and the CPU
+ * the receiver's process used per event (a figure that depends less on what else the machine
+ * runs). The senders run in a child process, so that neither their event loop nor their CPU
+ * is counted as the receiver's.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { createLogger } from '../src/log/index.js';
 import { startReceiver } from '../src/receiver/index.js';
 
@@ -52,7 +55,7 @@ function body(n: number): string {
   });
 }
 
-/** Worker: `senders` loops, each one request at a time, until the time is up. */
+/** Child process: `senders` loops, each one request at a time, until the time is up. */
 async function runSenders(config: SenderConfig): Promise<SenderReport> {
   const agent = new Agent({ keepAlive: true, maxSockets: config.senders });
   const target = new URL('/users/', config.url);
@@ -99,7 +102,7 @@ async function main(): Promise<void> {
   const quick = process.argv.includes('--quick');
   const seconds = option('seconds', quick ? 2 : 5);
   const senders = option('senders', 16);
-  const mergeIntervalMs = option('merge-interval-ms', 1000);
+  const mergeIntervalMs = option('merge-interval-ms', 2000); // the receiver's default
   const dir = mkdtempSync(join(tmpdir(), 'venue-etl-receiver-bench-'));
   const receiver = await startReceiver({
     host: '127.0.0.1',
@@ -112,33 +115,44 @@ async function main(): Promise<void> {
     mergeIntervalMs,
   });
   try {
-    const worker = new Worker(new URL(import.meta.url), { workerData: { url: receiver.url, senders, seconds } satisfies SenderConfig });
-    const report = await new Promise<SenderReport>((resolve, reject) => {
-      worker.once('message', resolve);
-      worker.once('error', reject);
-    });
-    await worker.terminate();
+    const config: SenderConfig = { url: receiver.url, senders, seconds };
+    const cpuBefore = process.cpuUsage();
+    const report = await runChild(config);
+    const cpu = process.cpuUsage(cpuBefore);
     const sorted = [...report.latenciesMs].sort((a, b) => a - b);
     const { journal } = receiver.stats;
     const mergedDuringRun = receiver.stats.merged.inserted;
     const t0 = performance.now();
-    const backlog = await receiver.mergeNow();
+    const final = await receiver.mergeNow();
     const backlogMs = performance.now() - t0;
+    const mergedAfter = receiver.stats.merged.inserted - mergedDuringRun;
     const fmt = (n: number): string => n.toFixed(1);
     console.log(`receiver load: ${senders} senders, ${fmt(report.elapsedMs / 1000)} s, loopback, fsync per group commit`);
     console.log(`  acknowledged     ${sorted.length} events (${report.failures} not 2xx)`);
     console.log(`  throughput       ${Math.round((sorted.length * 1000) / report.elapsedMs)} events/s`);
     console.log(`  time to 2xx      p50 ${fmt(percentile(sorted, 50))} ms, p99 ${fmt(percentile(sorted, 99))} ms, max ${fmt(sorted[sorted.length - 1] ?? Number.NaN)} ms`);
+    console.log(`  receiver CPU     ${Math.round((cpu.user + cpu.system) / Math.max(1, sorted.length))} µs per event (intake and merges while sending; ${fmt((cpu.user + cpu.system) / 1e4 / (report.elapsedMs / 1000))}% of one core)`);
     console.log(`  group commit     ${journal.records} records in ${journal.flushes} fsyncs (${fmt(journal.records / Math.max(1, journal.flushes))} per fsync)`);
-    console.log(`  merge            ${mergedDuringRun} merged while sending (every ${mergeIntervalMs} ms); backlog of ${backlog.inserted} merged in ${Math.round(backlogMs)} ms (${backlog.status})`);
+    console.log(`  merge            ${mergedDuringRun} merged while sending (every ${mergeIntervalMs} ms); the other ${mergedAfter} within ${Math.round(backlogMs)} ms after (${final.status})`);
   } finally {
     await receiver.close();
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
-if (isMainThread) {
-  await main();
+function runChild(config: SenderConfig): Promise<SenderReport> {
+  const child = spawn(process.execPath, [fileURLToPath(import.meta.url), '--sender', JSON.stringify(config)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout.on('data', (data: Buffer) => (out += data.toString()));
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', (code) => (code === 0 ? resolve(JSON.parse(out) as SenderReport) : reject(new Error(`sender process exited with ${code}`))));
+  });
+}
+
+const senderIndex = process.argv.indexOf('--sender');
+if (senderIndex >= 0) {
+  process.stdout.write(JSON.stringify(await runSenders(JSON.parse(process.argv[senderIndex + 1]) as SenderConfig)));
 } else {
-  parentPort!.postMessage(await runSenders(workerData as SenderConfig));
+  await main();
 }
