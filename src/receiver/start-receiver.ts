@@ -49,6 +49,12 @@ export interface RunningReceiver {
  * merge of the journal into the warehouse whenever the warehouse can be written.
  */
 export async function startReceiver(options: StartReceiverOptions): Promise<RunningReceiver> {
+  if (options.authorization.trim() === '') {
+    // An empty expected value would let any request without credentials in.
+    throw new EtlError('VENUE_RECEIVER_CONFIG', 'the receiver needs an authorization value to compare requests with', {
+      hint: 'set receiver.authorization (e.g. "${VENUE_RECEIVER_AUTHORIZATION}") to the complete header value stored in the client panel',
+    });
+  }
   const logger = options.logger.child({ component: 'receiver' });
   registerSecret(options.authorization);
   const access = warehouseAccessOf(options);
@@ -116,6 +122,11 @@ export async function startReceiver(options: StartReceiverOptions): Promise<Runn
       };
     },
   };
+}
+
+/** Where the journal goes when `receiver.journalDir` is not set: beside the warehouse file. */
+export function defaultJournalDir(warehousePath: string): string {
+  return `${warehousePath}.journal`;
 }
 
 function warehouseAccessOf(options: StartReceiverOptions): WarehouseAccess {

@@ -49,6 +49,12 @@ describe('a receiver inside a process that already holds the warehouse (serve)',
     }
   });
 
+  it('refuses to start without an authorization value', async () => {
+    await expect(
+      startReceiver({ host: '127.0.0.1', port: 0, authorization: ' ', maxBodyBytes: 65536, journalDir: join(temp.dir, 'journal'), warehouse: sharedWarehouse(warehouse), logger: capturedLogger().logger }),
+    ).rejects.toMatchObject({ code: 'VENUE_RECEIVER_CONFIG' });
+  });
+
   it('lets another command merge a journal with mergeJournal', async () => {
     const journalDir = join(temp.dir, 'journal');
     const receiver = await startReceiver({
