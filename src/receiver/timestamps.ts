@@ -1,3 +1,5 @@
+import { isIsoDate } from '../warehouse/dates.js';
+
 /**
  * Instants in events are "ISO 8601 timestamps" (spec §6) and `created-at` carries
  * microseconds. `Date.parse` keeps milliseconds only and accepts many non-ISO shapes, so
@@ -6,7 +8,6 @@
  */
 const INSTANT =
   /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?([Zz]|[+-]\d{2}(?::?\d{2})?)?)?$/;
-const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 export interface Instant {
   /** Milliseconds since 1970-01-01T00:00:00Z. */
@@ -24,13 +25,12 @@ export function parseInstant(text: string): Instant | undefined {
   const match = INSTANT.exec(text);
   if (!match) return undefined;
   const [, y, mo, d, h = '00', mi = '00', s = '00', fraction = '', zone = 'Z'] = match;
-  const year = Number(y);
-  if (!isCalendarDate(year, Number(mo), Number(d))) return undefined;
+  if (!isIsoDate(`${y}-${mo}-${d}`)) return undefined;
   if (Number(h) > 23 || Number(mi) > 59 || Number(s) > 59) return undefined;
   const offsetMinutes = zoneOffsetMinutes(zone);
   if (offsetMinutes === undefined) return undefined;
   const wall = new Date(Date.UTC(2000, Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s)));
-  wall.setUTCFullYear(year); // Date.UTC would read years 0–99 as 1900–1999
+  wall.setUTCFullYear(Number(y)); // Date.UTC would read years 0–99 as 1900–1999
   const digits = fraction.padEnd(6, '0');
   return { ms: wall.getTime() - offsetMinutes * 60_000 + Number(digits.slice(0, 3)), micros: Number(digits.slice(3, 6)) };
 }
@@ -42,19 +42,6 @@ export function instantIso(instant: Instant): string {
 
 export function compareInstants(a: Instant, b: Instant): number {
   return a.ms - b.ms || a.micros - b.micros;
-}
-
-/** A calendar date that exists. */
-export function isCalendarDate(year: number, month: number, day: number): boolean {
-  if (month < 1 || month > 12 || day < 1) return false;
-  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
-  const days = month === 2 ? (leap ? 29 : 28) : [4, 6, 9, 11].includes(month) ? 30 : 31;
-  return day <= days;
-}
-
-export function isIsoCalendarDate(text: string): boolean {
-  const match = DATE.exec(text);
-  return match !== null && isCalendarDate(Number(match[1]), Number(match[2]), Number(match[3]));
 }
 
 function zoneOffsetMinutes(zone: string): number | undefined {
