@@ -28,7 +28,7 @@ export function statusError(response: FailedResponse, request: string, redact: (
   }
   if (status === 401 || status === 403) {
     const what = status === 401 ? 'the API refused the token (401).' : `the API refused the token (403) for ${request}: it lacks the rights.`;
-    return new ApiError(ApiErrorCode.auth, `${what} Check api.token / VENUE_API_TOKEN.${suffix}`, {
+    return new ApiError(ApiErrorCode.auth, `${what} Check api.token / VENUE_API_TOKEN.${detail ? ` The API said: ${detail}` : ''}`, {
       retriable: false,
       status,
       request,
