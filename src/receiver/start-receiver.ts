@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { EtlError } from '../errors/index.js';
 import { registerSecret, type Logger } from '../log/index.js';
@@ -29,6 +29,8 @@ export interface StartReceiverOptions {
   readonly logger: Logger;
   /** Pause between merges while events wait; default 2000. 0: merge only on `mergeNow()`. */
   readonly mergeIntervalMs?: number;
+  /** GET routes served on the same port, by exact path (e.g. `/healthz` of `venue-etl serve`). */
+  readonly routes?: Readonly<Record<string, (request: IncomingMessage, response: ServerResponse) => void>>;
   /** Journal segment size before rotation; default 64 MiB. */
   readonly maxSegmentBytes?: number;
 }
@@ -72,18 +74,22 @@ export async function startReceiver(options: StartReceiverOptions): Promise<Runn
   });
   const counters = new IntakeCounters();
   let closing: Promise<void> | undefined;
-  const server = createServer(
-    { requestTimeout: 30_000, headersTimeout: 15_000 },
-    createIntakeHandler({
-      authorization: options.authorization,
-      maxBodyBytes: options.maxBodyBytes,
-      append: (body, receivedAtMs) => journal.append(body, receivedAtMs),
-      logger,
-      counters,
-      onAccepted: () => scheduler.markDirty(),
-      isClosing: () => closing !== undefined,
-    }),
-  );
+  const intake = createIntakeHandler({
+    authorization: options.authorization,
+    maxBodyBytes: options.maxBodyBytes,
+    append: (body, receivedAtMs) => journal.append(body, receivedAtMs),
+    logger,
+    counters,
+    onAccepted: () => scheduler.markDirty(),
+    isClosing: () => closing !== undefined,
+  });
+  const routes = options.routes ?? {};
+  const server = createServer({ requestTimeout: 30_000, headersTimeout: 15_000 }, (request, response) => {
+    // Extra GET routes of the hosting process (serve's /healthz) share the port; all else is intake.
+    const route = request.method === 'GET' ? routes[(request.url ?? '').split('?')[0] ?? ''] : undefined;
+    if (route) route(request, response);
+    else intake(request, response);
+  });
   try {
     await listen(server, options.host, options.port);
   } catch (error) {

@@ -60,7 +60,7 @@ export async function executeRun(input: RunInput): Promise<RunResult> {
   const retriesBefore = client.stats.retries;
   await warehouse.markAbandonedRuns();
   const runId = await warehouse.startRun(input.job, { pid: process.pid, ...input.detail });
-  const log = logger.child({ runId, job: input.job });
+  const log = logger.child({ runId });
   const drift = new DriftReporter(log);
   const grains = Array.isArray(config.sync.summaryGrain) ? config.sync.summaryGrain : [config.sync.summaryGrain];
   const total = input.chains.reduce((n, chain) => n + chain.slices.length, 0);

@@ -2,6 +2,7 @@ import type { Command } from '../command.js';
 import { configCommand } from './config.js';
 import { demoCommand } from './demo.js';
 import { jobsCommand } from './jobs.js';
+import { serveCommand } from './serve.js';
 import { syncCommand } from './sync.js';
 import { backfillCommand } from './backfill.js';
 import { simulateCommand } from './simulate.js';
@@ -24,4 +25,5 @@ export const COMMANDS: readonly Command[] = [
   checkCommand,
   statusCommand,
   jobsCommand,
+  serveCommand,
 ];

@@ -1,0 +1,94 @@
+import { dirname, join } from 'node:path';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { requireApi, ConfigError, type Config } from '../config/index.js';
+import type { Logger } from '../log/index.js';
+import { startReceiver, type RunningReceiver } from '../receiver/index.js';
+import { Mutex } from '../warehouse/mutex.js';
+import type { JobDefinition } from './job.js';
+import { jobContext } from './job-context.js';
+import { resolveSchedules } from './schedules.js';
+import { Scheduler } from './scheduler.js';
+import { acquireServeLock } from './serve-lock.js';
+
+export interface RunningServe {
+  readonly scheduler: Scheduler;
+  readonly receiver: RunningReceiver | undefined;
+  /** Base URL of the HTTP server (receiver + /healthz), when the receiver is enabled. */
+  readonly url: string | undefined;
+  health(): Record<string, unknown>;
+  /** Stops scheduling, lets the running job commit what is in flight, closes the receiver. */
+  stop(): Promise<void>;
+}
+
+/** Where accepted events are journaled: `receiver.journalDir`, or beside the warehouse file. */
+export function journalDirOf(config: Config): string {
+  return config.receiver.journalDir ?? join(dirname(config.warehouse.path), 'receiver-journal');
+}
+
+/**
+ * The long-running process: cron jobs from jobs/, the event receiver and GET /healthz. One per
+ * warehouse (a PID file). Everything that writes the warehouse — jobs and the receiver's merges —
+ * queues behind one writer mutex and opens the file only for its write, so CLI commands in other
+ * processes can use the warehouse between them.
+ */
+export async function startServe(config: Config, jobs: readonly JobDefinition[], logger: Logger): Promise<RunningServe> {
+  const schedules = resolveSchedules(config, jobs);
+  requireApi(config);
+  if (config.receiver.enabled && config.receiver.authorization === undefined) {
+    throw new ConfigError('config', [{ path: 'receiver.authorization', message: 'is required when receiver.enabled is true (the complete Authorization header value the platform sends)' }]);
+  }
+  const lock = acquireServeLock(config.warehouse.path);
+  const writers = new Mutex();
+  const scheduler = new Scheduler(schedules, (name, signal) => jobContext(config, logger.child({ job: name }), signal, name), writers, logger);
+  const started = Date.now();
+  let receiver: RunningReceiver | undefined;
+  const health = (): Record<string, unknown> => ({
+    status: 'ok',
+    pid: process.pid,
+    uptimeSeconds: Math.round((Date.now() - started) / 1000),
+    jobs: scheduler.status(),
+    ...(receiver ? { receiver: receiver.stats } : {}),
+  });
+  try {
+    if (config.receiver.enabled) {
+      receiver = await startReceiver({
+        host: config.receiver.host,
+        port: config.receiver.port,
+        authorization: config.receiver.authorization!,
+        maxBodyBytes: config.receiver.maxBodyBytes,
+        journalDir: journalDirOf(config),
+        logger,
+        // Merges open the file for their write only and queue behind the jobs' writes.
+        warehousePath: config.warehouse.path,
+        runExclusive: (section) => writers.run(section),
+        routes: { '/healthz': (_req: IncomingMessage, res: ServerResponse) => sendJson(res, 200, health()) },
+      });
+      logger.info({ url: receiver.url }, `receiver listening: POST ${receiver.url}/users/, GET ${receiver.url}/healthz`);
+    }
+    scheduler.start();
+  } catch (error) {
+    await scheduler.stop();
+    await receiver?.close();
+    lock.release();
+    throw error;
+  }
+  return {
+    scheduler,
+    receiver,
+    url: receiver?.url,
+    health,
+    async stop() {
+      logger.info('stopping: no new jobs; the running job commits what is in flight');
+      await scheduler.stop();
+      await receiver?.close();
+      lock.release();
+      logger.info('stopped');
+    },
+  };
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+  res.end(text);
+}
