@@ -9,4 +9,4 @@ export { listNamedSql, loadNamedSql, type NamedSql } from './named-sql.js';
 export { formatResult, parseFormat, OUTPUT_FORMATS, type OutputFormat } from './format.js';
 export { alignedTable, formatTable } from './format-table.js';
 export type { QueryResult, ResultColumn } from './query-result.js';
-export type { SqlParams } from './variables.js';
+export { checkSqlParams, type SqlParams } from './variables.js';

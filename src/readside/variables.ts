@@ -25,6 +25,21 @@ const list = (values: readonly string[] | undefined): string =>
  * Unset parameters are NULL, which every report reads as "no limit".
  */
 export function variableStatements(params: SqlParams): string[] {
+  checkSqlParams(params);
+  return [
+    `SET VARIABLE from_date = ${params.from === undefined ? 'NULL::DATE' : `DATE ${text(params.from)}`}`,
+    `SET VARIABLE to_date = ${params.to === undefined ? 'NULL::DATE' : `DATE ${text(params.to)}`}`,
+    `SET VARIABLE venue_ids = ${list(params.venues?.map((v) => v.toLowerCase()))}`,
+    `SET VARIABLE stale_after_days = ${params.staleAfterDays === undefined ? 'NULL::INTEGER' : `${Math.trunc(params.staleAfterDays)}::INTEGER`}`,
+    `SET VARIABLE expected_streams = ${list(params.streams)}`,
+  ];
+}
+
+/**
+ * Refuses parameters no report can use (usage errors, exit 2). Pure: commands call it before
+ * they open anything, so a bad argument is reported the same whether or not the warehouse exists.
+ */
+export function checkSqlParams(params: SqlParams): void {
   for (const date of [params.from, params.to]) {
     if (date !== undefined && !DATE.test(date)) throw new UsageError(`not a date YYYY-MM-DD: "${date}"`);
   }
@@ -34,13 +49,6 @@ export function variableStatements(params: SqlParams): string[] {
   if (params.from !== undefined && params.to !== undefined && params.from > params.to) {
     throw new UsageError(`--from ${params.from} is after --to ${params.to}`);
   }
-  return [
-    `SET VARIABLE from_date = ${params.from === undefined ? 'NULL::DATE' : `DATE ${text(params.from)}`}`,
-    `SET VARIABLE to_date = ${params.to === undefined ? 'NULL::DATE' : `DATE ${text(params.to)}`}`,
-    `SET VARIABLE venue_ids = ${list(params.venues?.map((v) => v.toLowerCase()))}`,
-    `SET VARIABLE stale_after_days = ${params.staleAfterDays === undefined ? 'NULL::INTEGER' : `${Math.trunc(params.staleAfterDays)}::INTEGER`}`,
-    `SET VARIABLE expected_streams = ${list(params.streams)}`,
-  ];
 }
 
 export async function setVariables(connection: DuckDBConnection, params: SqlParams): Promise<void> {

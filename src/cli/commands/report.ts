@@ -1,5 +1,5 @@
 import { ExitCode } from '../../errors/index.js';
-import { alignedTable, formatResult, listNamedSql, loadNamedSql, parseFormat, runNamedSql, withQuerySource } from '../../readside/index.js';
+import { alignedTable, checkSqlParams, formatResult, listNamedSql, loadNamedSql, parseFormat, runNamedSql, withQuerySource } from '../../readside/index.js';
 import { booleanOption, dateOption, listOption, stringOption } from '../args.js';
 import type { Command } from '../command.js';
 import { commandLogger, loadCommandConfig } from '../context.js';
@@ -29,6 +29,8 @@ export const reportCommand: Command = {
     const from = dateOption(args, 'from');
     const to = dateOption(args, 'to');
     const venues = listOption(args, 'venues');
+    // Before the warehouse is opened: a bad argument is exit 2 whether or not the file exists.
+    checkSqlParams({ from, to, venues });
     const config = loadCommandConfig(args, io);
     commandLogger(args, io, config);
     const result = await withQuerySource(config, booleanOption(args, 'parquet'), (source) =>
