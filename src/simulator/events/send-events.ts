@@ -56,6 +56,8 @@ export interface SendEventsResult {
   readonly events: readonly UpsertEvent[];
   /** What the receiver should hold afterwards (if every delivery was acknowledged). */
   readonly expected: ExpectedState;
+  /** Ids of the events with at least one delivery answered 2xx: what the receiver must keep. */
+  readonly acknowledgedIds: ReadonlySet<string>;
 }
 
 /**
@@ -78,6 +80,7 @@ export async function sendEvents(options: SendEventsOptions): Promise<SendEvents
   let acknowledged = 0;
   let retried = 0;
   let failed = 0;
+  const acknowledgedIds = new Set<string>();
 
   const deliver = async (event: UpsertEvent, delivery: number): Promise<void> => {
     sent += 1;
@@ -96,6 +99,7 @@ export async function sendEvents(options: SendEventsOptions): Promise<SendEvents
         count(String(response.statusCode));
         if (response.statusCode >= 200 && response.statusCode < 300) {
           acknowledged += 1;
+          acknowledgedIds.add(event.id);
           return;
         }
         if (!isRetryableStatus(response.statusCode)) break;
@@ -125,7 +129,7 @@ export async function sendEvents(options: SendEventsOptions): Promise<SendEvents
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? 4) }, worker));
-  return { stats: { sent, acknowledged, retried, failed, statuses }, events, expected: expectedFinalState(events) };
+  return { stats: { sent, acknowledged, retried, failed, statuses }, events, expected: expectedFinalState(events), acknowledgedIds };
 }
 
 /**
