@@ -28,10 +28,10 @@ export function reportFigure(name: string, values: Readonly<Record<string, unkno
 }
 
 /** Prints a table (rows of equal keys) under a figure name, for cases with many rows. */
-export function reportTable(name: string, rows: readonly Readonly<Record<string, unknown>>[]): void {
+export function reportTable(name: string, rows: readonly object[]): void {
   if (rows.length === 0) return;
   const keys = Object.keys(rows[0]!);
-  const cells = rows.map((row) => keys.map((key) => String(row[key] ?? '')));
+  const cells = rows.map((row) => keys.map((key) => String((row as Record<string, unknown>)[key] ?? '')));
   const widths = keys.map((key, i) => Math.max(key.length, ...cells.map((c) => c[i]!.length)));
   const line = (values: readonly string[]): string => values.map((v, i) => v.padEnd(widths[i]!)).join('  ').trimEnd();
   console.log([`${name} (${MODE})`, line(keys), ...cells.map(line)].join('\n'));
