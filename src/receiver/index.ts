@@ -1,5 +1,5 @@
 /** The upsert event receiver (spec §6, CONTRACT §5): HTTP intake, durable journal, merge into the warehouse. */
-export { startReceiver, defaultJournalDir } from './start-receiver.js';
+export { startReceiver } from './start-receiver.js';
 export type { StartReceiverOptions, RunningReceiver } from './start-receiver.js';
 export { mergeJournal } from './merge-journal.js';
 export type { MergeJournalOptions } from './merge-journal.js';

@@ -130,11 +130,6 @@ export async function startReceiver(options: StartReceiverOptions): Promise<Runn
   };
 }
 
-/** Where the journal goes when `receiver.journalDir` is not set: beside the warehouse file. */
-export function defaultJournalDir(warehousePath: string): string {
-  return `${warehousePath}.journal`;
-}
-
 function warehouseAccessOf(options: StartReceiverOptions): WarehouseAccess {
   if (options.warehouse) return options.warehouse;
   if (options.warehousePath === undefined) {
