@@ -1,5 +1,4 @@
 import { setMaxListeners } from 'node:events';
-import pLimit from 'p-limit';
 import type { ApiClient } from '../api/client.js';
 import type { ApiReadyConfig as Config } from '../config/index.js';
 import { ExitCode, formatError } from '../errors/index.js';
@@ -12,6 +11,7 @@ import { GroupCommitter } from './group-committer.js';
 import { ProgressReporter } from './progress.js';
 import { runChains } from './run-chains.js';
 import { runSlice } from './slice-runner.js';
+import { WeightedLimit } from './weighted-limit.js';
 import type { Warehouse } from '../warehouse/index.js';
 
 export interface RunInput {
@@ -46,6 +46,9 @@ export interface RunResult {
   readonly drift: readonly { stream: string; attribute: string }[];
 }
 
+/** Enough for groups of maxRows even when slices are small (~70 rows each in a backfill). */
+const MAX_CHAINS_IN_FLIGHT = 4096;
+
 /**
  * Runs planned chains as one recorded run: analytics and roles first, then the accounts the
  * roles point to. Slices commit through the group committer; failures land in sync_errors.
@@ -69,14 +72,16 @@ export async function executeRun(input: RunInput): Promise<RunResult> {
     label: input.progressLabel ?? input.job,
     ...(input.progressTty ? { tty: input.progressTty } : {}),
   });
-  // Slices extracted at once: enough to keep the client's request slots busy (a history slice
-  // is one request). Chains are not limited beyond that: a slice waiting for its group's
-  // commit holds no extraction slot, and the committer's queue bounds the rows held.
-  const extracting = pLimit(config.api.concurrency * 2);
-  const committer = new GroupCommitter(warehouse, runId, { moreComing: () => extracting.activeCount + extracting.pendingCount > 0 });
+  // Requests of the slices being extracted, at most 4 x api.concurrency: enough to keep the
+  // client's slots busy, few enough that answers do not wait in its queue long (everything a
+  // waiting request holds outlives the young generation and costs old-generation heap). A
+  // slice waiting for its group's commit holds none of it, and the committer's queue bounds the
+  // rows held; chains (one slice in flight each) are bounded only to keep the promises few.
+  const extracting = new WeightedLimit(config.api.concurrency * 4);
+  const committer = new GroupCommitter(warehouse, runId, { moreComing: () => extracting.busy });
   const context = {
     client, warehouse, committer, drift, logger: log, runId,
-    extracting: <T>(work: () => Promise<T>) => extracting(work),
+    extracting: <T>(requests: number, work: () => Promise<T>) => extracting.run(requests, work),
     pageSize: config.api.pageSize,
     accountsBatchSize: config.api.accountsBatchSize,
     dayGrainConfigured: grains.includes('day'),
@@ -86,7 +91,7 @@ export async function executeRun(input: RunInput): Promise<RunResult> {
     ...(input.signal ? { signal: input.signal } : {}),
   };
   const options = {
-    concurrency: Math.max(1, input.chains.length),
+    concurrency: MAX_CHAINS_IN_FLIGHT,
     ...(input.signal ? { signal: input.signal } : {}),
     runSlice: (slice: Slice) => runSlice(slice, context),
     isFatal: isFatalForRun,

@@ -28,18 +28,18 @@ export interface SliceRunnerContext {
   /** Snapshot time of roles and accounts. */
   readonly at: Date;
   /**
-   * Runs the extraction of a slice (its requests and normalization) under the run's limit of
-   * slices extracted at once. Waiting for the commit happens outside it: a slice whose rows
-   * wait for their group holds no slot, so extraction goes on while the warehouse commits.
+   * Runs the extraction of a slice (its `requests` and their normalization) under the run's
+   * limit of requests being extracted. Waiting for the commit happens outside it: a slice whose
+   * rows wait for their group holds nothing, so extraction goes on while the warehouse commits.
    */
-  extracting<T>(work: () => Promise<T>): Promise<T>;
+  extracting<T>(requests: number, work: () => Promise<T>): Promise<T>;
 }
 
 /** Extracts one slice and commits it; resolves with the rows it extracted. */
 export async function runSlice(slice: Slice, ctx: SliceRunnerContext): Promise<number> {
   const endpoint = slice.endpoint;
-  if (endpoint.kind === 'roles' || endpoint.kind === 'accounts') return ctx.extracting(() => runSnapshotSlice(slice, ctx));
-  const extracted = await ctx.extracting(async () => {
+  if (endpoint.kind === 'roles' || endpoint.kind === 'accounts') return ctx.extracting(1, () => runSnapshotSlice(slice, ctx));
+  const extracted = await ctx.extracting(slice.requests.length, async () => {
     await ctx.committer.room();
     return extractAnalytics(slice, { source: ctx.client, drift: ctx.drift, pageSize: ctx.pageSize, signal: ctx.signal });
   });
