@@ -28,6 +28,7 @@ export function checkResource(endpoint: EndpointRow, resource: ResourceLike, whe
     const problem = issue.code === 'invalid_type' && issue.message.includes('undefined') ? 'is missing' : issue.message;
     throw schemaError(endpoint.stream, `${where}.attributes${path}`, problem);
   }
+  if (endpoint.inferMetrics) return checkInferred(endpoint, resource.attributes as Record<string, unknown>, where, drift);
   let declared = declaredCache.get(endpoint.attributes);
   if (!declared) {
     declared = declaredAttributes(endpoint.attributes);
@@ -36,6 +37,28 @@ export function checkResource(endpoint: EndpointRow, resource: ResourceLike, whe
   const attributes = resource.attributes as Record<string, unknown>;
   for (const key in attributes) {
     if (!declared.has(key)) drift.report(endpoint.stream, endpoint.resourceType, key);
+  }
+  return attributes;
+}
+
+/** A number written as a string: `"12"`, `"-0.5"`, `"1e3"`. */
+const NUMERIC_TEXT = /^\s*-?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/;
+
+/**
+ * A config row without `metrics` loads what the API sends: every series (history) or number
+ * (summary) attribute. Those are not drift. A number sent as a string would silently drop its
+ * metric (and the window replace would delete the rows held for it), so it fails the slice as
+ * on a catalogue row; any other attribute is ignored and reported once.
+ */
+function checkInferred(endpoint: EndpointRow, attributes: Record<string, unknown>, where: string, drift: DriftReporter): Record<string, unknown> {
+  for (const key in attributes) {
+    const value = attributes[key];
+    const loaded = endpoint.kind === 'series' ? Array.isArray(value) : value === null || typeof value === 'number';
+    if (loaded) continue;
+    if (endpoint.kind === 'summary' && typeof value === 'string' && NUMERIC_TEXT.test(value)) {
+      throw schemaError(endpoint.stream, `${where}.attributes.${key}`, `must be a number, got ${JSON.stringify(value)}`);
+    }
+    drift.report(endpoint.stream, endpoint.resourceType, key);
   }
   return attributes;
 }

@@ -67,6 +67,18 @@ describe('resources', () => {
     expect(() => checkResource(endpoint, missing, 'data', drift)).toThrow(/data\.attributes\.returning-users is missing/);
   });
 
+  it('on a config row without metrics, loads numbers without calling them drift, and refuses a number sent as a string', () => {
+    const rows = buildCatalogue({
+      endpoints: [{ stream: 'project-devices-summary', path: '/p/{project_id}/', scope: 'project', kind: 'summary', resourceType: 'project-devices-summary' }],
+    });
+    const endpoint = rows.endpointFor('project-devices-summary');
+    const drift = new DriftReporter();
+    const resource = (attributes: Record<string, unknown>) => ({ type: 'project-devices-summary', id: V, attributes });
+    checkResource(endpoint, resource({ detected: 4, authenticated: null, label: 'x' }), 'data', drift);
+    expect(drift.unknown).toEqual([{ stream: 'project-devices-summary', attribute: 'label' }]);
+    expect(() => checkResource(endpoint, resource({ detected: '12', authenticated: 1 }), 'data', drift)).toThrow(/data\.attributes\.detected must be a number, got "12"/);
+  });
+
   it('expands rating pairs into rates_per_value.N metrics', () => {
     const endpoint = catalogue.endpointFor('rating-summary');
     const out = emptySummaries('rating-summary');
