@@ -7,8 +7,8 @@ import { addDays, minDate, planBackfill, plannedRequests, todayUtc, type Chain, 
 import { executeRun, type RunResult } from './execute-run.js';
 import { checkAccess, clientFor } from './open-run.js';
 import { resolveScope } from './scope.js';
-import { DEFAULT_HISTORY_DAYS, isSnapshot } from './sync-job.js';
-import { openWarehouse } from '../warehouse/index.js';
+import { DEFAULT_HISTORY_DAYS, LOCK_WAIT_MS, isSnapshot } from './sync-job.js';
+import { openWarehouseWhenFree } from '../warehouse/index.js';
 
 export interface BackfillOptions {
   readonly from: string;
@@ -72,7 +72,7 @@ export async function runBackfill(
   const client = clientFor(config, logger);
   try {
     await checkAccess(client, options.signal);
-    const warehouse = await openWarehouse(config.warehouse.path);
+    const warehouse = await openWarehouseWhenFree(config.warehouse.path, { waitMs: LOCK_WAIT_MS, logger, ...(options.signal ? { signal: options.signal } : {}) });
     try {
       if (options.force) await warehouse.resetBackfill(plan.backfillId);
       const state = await warehouse.openBackfill('backfill', plan.params, { backfillId: plan.backfillId });

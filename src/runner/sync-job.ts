@@ -7,7 +7,7 @@ import type { Slice } from '../plan/index.js';
 import { executeRun, type RunResult } from './execute-run.js';
 import { checkAccess, clientFor } from './open-run.js';
 import { resolveScope } from './scope.js';
-import { openWarehouse, type Warehouse } from '../warehouse/index.js';
+import { openWarehouseWhenFree, type Warehouse } from '../warehouse/index.js';
 import { cursorKey } from '../plan/index.js';
 
 export interface SyncOptions {
@@ -25,6 +25,9 @@ export interface SyncOptions {
 export function isSnapshot(slice: Slice): boolean {
   return slice.endpoint.kind === 'roles' || slice.endpoint.kind === 'accounts';
 }
+
+/** How long a run waits for another process's write lock (serve's short merges) before failing. */
+export const LOCK_WAIT_MS = 30_000;
 
 /** Default first day when `sync.startDate` is not set: 30 days of history. */
 export const DEFAULT_HISTORY_DAYS = 30;
@@ -47,7 +50,7 @@ export async function runSync(
   const client = clientFor(config, logger);
   try {
     await checkAccess(client, options.signal);
-    const warehouse: Warehouse = await openWarehouse(config.warehouse.path);
+    const warehouse: Warehouse = await openWarehouseWhenFree(config.warehouse.path, { waitMs: LOCK_WAIT_MS, logger, ...(options.signal ? { signal: options.signal } : {}) });
     try {
       const cursors = new Map((await warehouse.readCursors()).map((c) => [cursorKey(c.stream, c.scopeId), c.cursorDate]));
       const grains = Array.isArray(config.sync.summaryGrain) ? config.sync.summaryGrain : [config.sync.summaryGrain];

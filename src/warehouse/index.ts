@@ -1,5 +1,7 @@
 /** The warehouse layer: one DuckDB file, its schema, and every write venue-etl makes to it. */
 export { openWarehouse } from './open.js';
+export { openWarehouseWhenFree } from './open-when-free.js';
+export type { OpenWhenFreeOptions } from './open-when-free.js';
 export type { OpenWarehouseOptions } from './open.js';
 export { Warehouse } from './warehouse.js';
 export type { SnapshotOptions, OpenBackfillOptions } from './warehouse.js';
