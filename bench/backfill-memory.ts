@@ -36,7 +36,7 @@ async function backfillAt(venues: number, options: BackfillMemoryOptions): Promi
     const to = addDays(todayUtc(), -1);
     const from = addDays(to, 1 - options.days);
     sim.clearRequests();
-    const run = await runCli(['backfill', '--config', config, '--from', from, '--to', to]);
+    const run = await runCli(['backfill', '--config', config, '--from', from, '--to', to], { probeHeap: true });
     if (run.status !== 0) throw new Error(`backfill of ${venues} venues exited ${run.status}: ${run.stderr.slice(-2000)}`);
     return { ...run, venues, requests: sim.requests.length };
   } finally {
@@ -50,7 +50,9 @@ export async function backfillMemoryFigure(options: BackfillMemoryOptions): Prom
   const large = await backfillAt(options.venues * 10, options);
   const growth = large.peakRssBytes / small.peakRssBytes - 1;
   const peak = Math.max(small.peakRssBytes, large.peakRssBytes);
-  const describe = (r: SizedRun) => `${r.venues} venues: ${fmt.mb(r.peakRssBytes)} peak RSS, ${fmt.count(r.requests)} requests in ${fmt.seconds(r.wallMs)}`;
+  const describe = (r: SizedRun) =>
+    `${r.venues} venues: ${fmt.mb(r.peakRssBytes)} peak RSS, of which V8 heap ${fmt.mb(r.peakHeapTotalBytes)} ` +
+    `(${fmt.mb(r.peakHeapUsedBytes)} used, garbage included), ${fmt.count(r.requests)} requests in ${fmt.seconds(r.wallMs)}`;
   return {
     id: 'B3',
     what: `peak RSS, CLI backfill of ${options.venues} and ${options.venues * 10} venues x ${options.days} d`,

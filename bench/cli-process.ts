@@ -5,7 +5,11 @@
  */
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { CLI } from './simulator-process.js';
+
+const PROBE = fileURLToPath(new URL('./memory-probe.js', import.meta.url));
+const PROBE_TAG = 'venue-etl-bench-memory';
 
 export interface CliRun {
   readonly status: number | null;
@@ -14,6 +18,9 @@ export interface CliRun {
   readonly wallMs: number;
   /** Peak RSS in bytes (NaN when neither source was available). */
   readonly peakRssBytes: number;
+  /** Peak V8 heap (allocated, and used) sampled inside the child; NaN without the probe. */
+  readonly peakHeapTotalBytes: number;
+  readonly peakHeapUsedBytes: number;
   readonly rssSource: '/usr/bin/time' | 'VmHWM' | 'none';
 }
 
@@ -23,12 +30,16 @@ export function writeConfig(path: string, config: unknown): void {
   writeFileSync(path, `${JSON.stringify(config, null, 2)}\n`);
 }
 
-export async function runCli(args: readonly string[], options: { readonly env?: NodeJS.ProcessEnv } = {}): Promise<CliRun> {
+export async function runCli(
+  args: readonly string[],
+  options: { readonly env?: NodeJS.ProcessEnv; readonly probeHeap?: boolean } = {},
+): Promise<CliRun> {
   const useTime = existsSync(TIME);
   const command = useTime ? TIME : process.execPath;
   const argv = useTime ? ['-v', process.execPath, CLI, ...args] : [CLI, ...args];
   const started = performance.now();
-  const child = spawn(command, argv, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...options.env } });
+  const probe = options.probeHeap ? { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import=${PROBE}`.trim() } : {};
+  const child = spawn(command, argv, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...options.env, ...probe } });
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
@@ -47,10 +58,18 @@ export async function runCli(args: readonly string[], options: { readonly env?: 
   const status = await new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
   if (poll) clearInterval(poll);
   const wallMs = performance.now() - started;
+  const heap = heapPeaks(stderr);
   if (useTime) {
     const match = /Maximum resident set size \(kbytes\): (\d+)/.exec(stderr);
     // GNU time reports the child's exit status as its own.
-    return { status, stdout, stderr, wallMs, peakRssBytes: match ? Number(match[1]) * 1024 : Number.NaN, rssSource: match ? TIME : 'none' };
+    return { status, stdout, stderr, wallMs, ...heap, peakRssBytes: match ? Number(match[1]) * 1024 : Number.NaN, rssSource: match ? TIME : 'none' };
   }
-  return { status, stdout, stderr, wallMs, peakRssBytes: polledKb * 1024, rssSource: Number.isNaN(polledKb) ? 'none' : 'VmHWM' };
+  return { status, stdout, stderr, wallMs, ...heap, peakRssBytes: polledKb * 1024, rssSource: Number.isNaN(polledKb) ? 'none' : 'VmHWM' };
+}
+
+function heapPeaks(stderr: string): { peakHeapTotalBytes: number; peakHeapUsedBytes: number } {
+  const line = stderr.split('\n').find((l) => l.startsWith(PROBE_TAG));
+  if (!line) return { peakHeapTotalBytes: Number.NaN, peakHeapUsedBytes: Number.NaN };
+  const peak = JSON.parse(line.slice(PROBE_TAG.length + 1)) as { heapTotal: number; heapUsed: number };
+  return { peakHeapTotalBytes: peak.heapTotal, peakHeapUsedBytes: peak.heapUsed };
 }

@@ -3,6 +3,7 @@
  * normalizer and the warehouse run for real, with the network taken out. Each answer is
  * parsed and checked exactly as the real client does (JSON.parse + JSON:API envelope).
  */
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { ApiClient } from '../src/api/client.js';
 import { toJsonApiDocument } from '../src/api/jsonapi.js';
 import type { ClientStats, RequestCounts } from '../src/api/stats.js';
@@ -34,6 +35,10 @@ export function memoryClient(bodies: SeriesBodies): ApiClient {
       const [, , stream = '', scopeId = ''] = path.split('/');
       const from = new URLSearchParams(query).get('from') ?? '';
       const text = bodies.body(stream, scopeId, from);
+      // A real answer arrives in its own turn of the event loop (socket data): so here too.
+      // Resolved in the same turn, extraction would run as one long chain of microtasks and
+      // hold back the warehouse's completions until the committer's queue is full.
+      await nextTurn();
       requests += 1;
       bytes += text.length;
       return toJsonApiDocument(JSON.parse(text), `GET ${pathOrUrl}`);

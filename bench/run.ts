@@ -5,7 +5,7 @@
  *   npm run bench                    full sizes (a few minutes); writes BENCHMARKS.md
  *   npm run bench -- --quick         small sizes, same code paths (seconds); prints only
  *   npm run bench -- --quick --write also writes BENCHMARKS.md
- *   npm run bench -- --only B2,B5    some figures only (B7 needs B5's data and runs it)
+ *   npm run bench -- --only B2,B5    some figures only, printed (B7 needs B5's data and builds it)
  *
  * Benchmarks report, they do not fail: a figure that misses its target, or cannot be measured
  * here, is shown as such and the exit status stays 0.
@@ -24,8 +24,8 @@ import { reportQueriesFigure } from './report-queries.js';
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
-const write = !quick || args.includes('--write');
 const onlyIndex = args.indexOf('--only');
+const write = (!quick && onlyIndex < 0) || args.includes('--write');
 const only = onlyIndex >= 0 ? new Set((args[onlyIndex + 1] ?? '').split(',').map((id) => id.trim().toUpperCase())) : undefined;
 const command = `npm run bench${args.length > 0 ? ` -- ${args.join(' ')}` : ''}`;
 
