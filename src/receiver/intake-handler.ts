@@ -10,6 +10,10 @@ import { describeProblems, validateEvent, type FieldProblem } from './validate-e
 
 export const EVENTS_PATH = '/users/';
 
+// Fatal: a byte that is not UTF-8 refuses the body instead of turning into U+FFFD (the stored
+// text would differ from what was sent). ignoreBOM keeps a BOM, which JSON.parse then refuses.
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
 export interface IntakeOptions {
   /** The complete expected `Authorization` header value. */
   readonly authorization: string;
@@ -64,9 +68,15 @@ export function createIntakeHandler(options: IntakeOptions): (request: IncomingM
     if (read.kind === 'aborted') return undefined;
     if (read.kind === 'too-large') return refusal(413, 'payload_too_large', `the body is larger than ${options.maxBodyBytes} bytes`, { unread: true });
     const bytes = read.body.length;
+    let text: string;
+    try {
+      text = UTF8.decode(read.body);
+    } catch {
+      return refusal(400, 'invalid_json', 'the body is not valid UTF-8 (JSON text must be UTF-8, RFC 8259 §8.1)', { bytes });
+    }
     let value: unknown;
     try {
-      value = JSON.parse(read.body.toString('utf8'));
+      value = JSON.parse(text);
     } catch (error) {
       return refusal(400, 'invalid_json', `the body is not valid JSON: ${(error as Error).message}`, { bytes });
     }

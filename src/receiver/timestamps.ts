@@ -32,7 +32,12 @@ export function parseInstant(text: string): Instant | undefined {
   const wall = new Date(Date.UTC(2000, Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s)));
   wall.setUTCFullYear(Number(y)); // Date.UTC would read years 0–99 as 1900–1999
   const digits = fraction.padEnd(6, '0');
-  return { ms: wall.getTime() - offsetMinutes * 60_000 + Number(digits.slice(0, 3)), micros: Number(digits.slice(3, 6)) };
+  const ms = wall.getTime() - offsetMinutes * 60_000 + Number(digits.slice(0, 3));
+  // The offset can carry 9999-12-31 into year 10000 (or 0000-01-01 before year 0): no
+  // YYYY-MM-DD text can hold that instant, and the warehouse could not store the event.
+  const year = new Date(ms).getUTCFullYear();
+  if (year < 0 || year > 9999) return undefined;
+  return { ms, micros: Number(digits.slice(3, 6)) };
 }
 
 /** `YYYY-MM-DDTHH:MM:SS.ffffffZ`. */

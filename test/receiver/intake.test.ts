@@ -59,6 +59,7 @@ describe('requests the receiver refuses', () => {
       send: () => post(receiver.url, undefined, { headers: json, chunks: Array.from({ length: 64 }, () => Buffer.alloc(1024, 0x20)) }),
     },
     { name: 'malformed JSON', status: 400, send: () => post(receiver.url, '{"data": {"user": ') },
+    { name: 'a body that is not UTF-8', status: 400, send: () => post(receiver.url, Buffer.from(eventBody().replace('Ana', 'An\u00e9a'), 'latin1')) },
     { name: 'an empty body', status: 400, send: () => post(receiver.url, '') },
     { name: 'a missing user id', status: 400, field: 'data.user.id', send: () => post(receiver.url, withUser({ email: 'x@example.com' })) },
     { name: 'a user id that is no UUID', status: 400, field: 'data.user.id', send: () => post(receiver.url, withUser({ id: 'user-1' })) },

@@ -23,6 +23,22 @@ describe('instants', () => {
       expect(parseInstant(text), text).toBeUndefined();
     }
   });
+
+  it('refuse an offset that carries the instant out of the years 0000-9999 (no timestamp text holds it)', () => {
+    expect(parseInstant('9999-12-31T23:59:59-23:59')).toBeUndefined();
+    expect(parseInstant('0000-01-01T00:00:00+01:00')).toBeUndefined();
+    expect(instantIso(parseInstant('9999-12-31T10:00:00-13:00')!)).toBe('9999-12-31T23:00:00.000000Z');
+  });
+});
+
+describe('text', () => {
+  it('refuses a lone surrogate anywhere in the body, naming where', () => {
+    const body = (name: string, extra = '') => JSON.parse(eventBody().replace('"Ana"', `"${name}"${extra}`));
+    expect(validateEvent(body('An\\\\ud800a'))).toMatchObject({ ok: true });
+    expect(validateEvent(body('An\\ud800a'))).toEqual({ ok: false, problems: [{ path: 'data.user.first-name', message: 'is not valid Unicode text (a lone surrogate)' }] });
+    expect(validateEvent(body('Ana', ',"note":[["\\udc00"]]'))).toMatchObject({ ok: false, problems: [{ path: 'data.user.note[0][0]' }] });
+    expect(validateEvent(body('\\ud83d\\ude00'))).toMatchObject({ ok: true });
+  });
 });
 
 describe('event versions ("older")', () => {
