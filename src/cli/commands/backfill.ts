@@ -6,6 +6,7 @@ import { commandLogger, configPath, loadCommandConfig } from '../context.js';
 import { requireApi } from '../../config/index.js';
 import { formatRunSummary } from '../run-summary.js';
 import { formatDuration } from '../../runner/progress.js';
+import { pastRunFacts } from '../../runner/estimate.js';
 
 export const backfillCommand: Command = {
   name: 'backfill',
@@ -36,14 +37,18 @@ export const backfillCommand: Command = {
     };
     if (booleanOption(args, 'dry-run')) {
       const plan = planBackfillRun(config, options);
-      // Latency is not known before a run; 200 ms per request is the assumption shown.
+      const past = await pastRunFacts(config.warehouse.path, plan.backfillId);
+      const remaining = past.doneSlices > 0 ? ` (${past.doneSlices} slices already done by an interrupted run: they will be skipped)` : '';
+      // Throughput observed by the latest run, when there is one; otherwise an assumed latency.
       const assumedLatencyMs = 200;
-      const seconds = (plan.requests * assumedLatencyMs) / 1000 / config.api.concurrency;
+      const estimate = past.requestsPerSecond
+        ? `estimated time: ${formatDuration(plan.requests / past.requestsPerSecond)} at the ${past.requestsPerSecond.toFixed(1)} requests/s observed in run ${past.fromRun}`
+        : `estimated time: ${formatDuration((plan.requests * assumedLatencyMs) / 1000 / config.api.concurrency)} at ${config.api.concurrency} concurrent requests and an assumed ${assumedLatencyMs} ms per request (no earlier run to measure)`;
       const lines = [
-        `backfill ${plan.backfillId}: ${from} .. ${to}, ${plan.slices} slices, at least ${plan.requests} requests`,
+        `backfill ${plan.backfillId}: ${from} .. ${to}, ${plan.slices} slices, at least ${plan.requests} requests${remaining}`,
         ...plan.byStream.map((s) => `  ${s.stream.padEnd(30)} ${String(s.slices).padStart(7)} slices ${String(s.requests).padStart(8)} requests`),
-        `estimated time: ${formatDuration(seconds)} at ${config.api.concurrency} concurrent requests and ${assumedLatencyMs} ms per request`,
-        'list endpoints (rating-statistics-summaries) need one more request per extra page.',
+        estimate,
+        'list endpoints (rating-statistics-summaries) need one more request per extra page; the run also checks the token once.',
         'dry run: nothing was requested or written.',
       ];
       io.stdout.write(`${lines.join('\n')}\n`);

@@ -1,0 +1,41 @@
+import { existsSync } from 'node:fs';
+import { openWarehouse } from '../warehouse/index.js';
+
+export interface PastRunFacts {
+  /** Requests per second of the latest run that made enough requests to tell. */
+  readonly requestsPerSecond?: number;
+  readonly fromRun?: string;
+  /** Slices of this backfill already committed by an earlier, interrupted run. */
+  readonly doneSlices: number;
+}
+
+/**
+ * What the warehouse knows that helps plan a backfill: the API's observed throughput (the latest
+ * run's requests per second, which reflects its latency at the concurrency then in force) and
+ * the slices of this same backfill already done. Read-only; nothing when there is no warehouse
+ * yet or another process holds it.
+ */
+export async function pastRunFacts(warehousePath: string, backfillId: string): Promise<PastRunFacts> {
+  if (!existsSync(warehousePath)) return { doneSlices: 0 };
+  try {
+    const warehouse = await openWarehouse(warehousePath, { readOnly: true });
+    try {
+      const [run] = await warehouse.query(
+        `SELECT run_id, requests, epoch_ms(finished_at) - epoch_ms(started_at) AS ms
+         FROM sync_runs
+         WHERE status IN ('succeeded', 'partial') AND requests >= 20 AND finished_at IS NOT NULL
+         ORDER BY started_at DESC LIMIT 1`,
+      );
+      const done = await warehouse.backfillDoneSlices(backfillId);
+      const ms = Number(run?.ms);
+      return {
+        doneSlices: done.size,
+        ...(run && ms > 0 ? { requestsPerSecond: (Number(run.requests) * 1000) / ms, fromRun: String(run.run_id) } : {}),
+      };
+    } finally {
+      await warehouse.close();
+    }
+  } catch {
+    return { doneSlices: 0 };
+  }
+}
