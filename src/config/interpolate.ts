@@ -50,3 +50,23 @@ export function formatPath(segments: ReadonlyArray<PropertyKey>): string {
   }
   return out || '(root)';
 }
+
+/**
+ * The values `${NAME}` placeholders in the document stand for (value → NAME), for masking them
+ * where a message would quote a value: a secret put in the wrong key must not be printed.
+ */
+export function referencedValues(value: unknown, env: Readonly<Record<string, string | undefined>>, found = new Map<string, string>()): Map<string, string> {
+  if (typeof value === 'string') {
+    for (const match of value.matchAll(PLACEHOLDER)) {
+      const name = match[1]!;
+      const resolved = env[name];
+      if (resolved !== undefined && resolved.length >= 4) found.set(resolved, name);
+    }
+  } else if (Array.isArray(value)) {
+    for (const item of value) referencedValues(item, env, found);
+  } else if (value !== null && typeof value === 'object') {
+    for (const item of Object.values(value)) referencedValues(item, env, found);
+  }
+  return found;
+}
+

@@ -5,7 +5,7 @@ import { EtlError, ExitCode } from '../errors/index.js';
 import { registerSecret } from '../log/index.js';
 import { BUILTIN_STREAMS } from '../catalogue/stream-names.js';
 import { ConfigSchema, type ApiReadyConfig, type Config } from './schema.js';
-import { interpolateEnv, formatPath, type ConfigProblem } from './interpolate.js';
+import { interpolateEnv, formatPath, referencedValues, type ConfigProblem } from './interpolate.js';
 
 export const DEFAULT_CONFIG_PATH = './venue-etl.config.json';
 
@@ -43,11 +43,23 @@ export function resolveConfig(
   }
   // Cross-checks read the document leniently, so they run (and report) even when the schema failed.
   problems.push(...crossCheck(interpolated as LenientConfig));
-  if (problems.length > 0 || !parsed.success) throw new ConfigError(source, problems);
+  if (problems.length > 0 || !parsed.success) throw new ConfigError(source, withoutReferencedValues(problems, raw, env));
   const config = parsed.data;
   registerSecret(config.api?.token);
   registerSecret(config.receiver.authorization);
   return config;
+}
+
+/**
+ * A message may quote the value it refuses (`unknown time zone "…"`). When that value came from
+ * an environment variable it may be a secret in the wrong key: the message names the variable.
+ */
+function withoutReferencedValues(problems: readonly ConfigProblem[], raw: unknown, env: Readonly<Record<string, string | undefined>>): ConfigProblem[] {
+  const values = [...referencedValues(raw, env)].sort(([a], [b]) => b.length - a.length);
+  return problems.map((problem) => ({
+    ...problem,
+    message: values.reduce((message, [value, name]) => message.split(value).join(`\${${name}}`), problem.message),
+  }));
 }
 
 /** The parts of an unvalidated document the cross-checks look at; anything may be missing. */

@@ -37,6 +37,15 @@ describe('config', () => {
   });
 });
 
+describe('config errors', () => {
+  it('name the variable instead of quoting a value that came from the environment (a secret in the wrong key)', () => {
+    const secret = 'tok-5e3f9a1c77';
+    const problems = problemsOf({ ...minimal, sync: { streams: ['${TOKEN}'] }, schedule: { timezone: '${TOKEN}' } }, { TOKEN: secret });
+    expect(problems.map((p) => p.message).join('\n')).not.toContain(secret);
+    expect(problems.find((p) => p.path === 'schedule.timezone')!.message).toContain('unknown time zone "${TOKEN}"');
+  });
+});
+
 describe('config.example.json', () => {
   it('is a valid config once its variables are set', async () => {
     const { readFileSync } = await import('node:fs');
