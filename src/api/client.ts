@@ -134,7 +134,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     try {
       return JSON.parse(text);
     } catch (error) {
-      throw new ApiError(ApiErrorCode.badBody, `${request} returned malformed JSON: ${redact((error as Error).message).slice(0, 200)}`, {
+      throw new ApiError(ApiErrorCode.badBody, `${request} returned malformed JSON: ${withoutExcerpts(redact((error as Error).message)).slice(0, 200)}`, {
         retriable: true,
         status,
         request,
@@ -197,6 +197,16 @@ function firstPageUrl(url: URL, pageSize: number): URL {
   const first = new URL(url);
   first.search = `${url.search ? `${url.search}&` : '?'}page[number]=1&page[size]=${pageSize}`;
   return first;
+}
+
+/**
+ * V8 quotes the start of the text it could not parse (`Unexpected token 'B', "Bearer abc"... is
+ * not valid JSON`): a server echoing the Authorization header would show the token's first
+ * characters, which `redact` cannot recognize. The position and the offending character stay.
+ */
+function withoutExcerpts(message: string): string {
+  // Greedy: the excerpt is not escaped, so it may hold quotes of its own.
+  return message.replace(/(?:\.\.\.)?".*"(?:\.\.\.)?/s, '…');
 }
 
 /** The body of an error response, when it is JSON (JSON:API `errors` give the detail). */

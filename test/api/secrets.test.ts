@@ -24,6 +24,7 @@ describe('the token', () => {
         case '/bad/': return sendJson(res, 422, { errors: [{ title: echo }] });
         case '/down/': return sendJson(res, 503, { errors: [{ detail: echo }] });
         case '/html/': res.writeHead(200); return res.end(`<p>${echo}</p>`);
+        case '/echo-json/': res.writeHead(200); return res.end(`${TOKEN.slice(0, 8)}${echo}`);
         case '/foreign/': return sendJson(res, 200, listDocument([resource('a')], { next: `${other.url}/?token=${TOKEN}` }));
         default: return sendJson(res, 404, { errors: [{ detail: echo }] });
       }
@@ -36,6 +37,8 @@ describe('the token', () => {
       await rejectionOf(client.getDocument('/bad/')),
       await rejectionOf(client.getDocument('/down/')),
       await rejectionOf(client.getDocument('/html/')),
+      // Not JSON, and starting with part of the token: JSON.parse's message quotes the start.
+      await rejectionOf(client.getDocument('/echo-json/')),
       await rejectionOf(client.getDocument('/missing/')),
       await rejectionOf((async () => {
         for await (const _page of client.paginate('/foreign/', { pageSize: 1 })) { /* drain */ }
@@ -48,6 +51,7 @@ describe('the token', () => {
       ApiErrorCode.badRequest,
       ApiErrorCode.retriesExhausted,
       ApiErrorCode.retriesExhausted,
+      ApiErrorCode.retriesExhausted,
       ApiErrorCode.notFound,
       ApiErrorCode.foreignLink,
       ApiErrorCode.auth,
@@ -55,6 +59,7 @@ describe('the token', () => {
     // The server's own words are kept, only the credential is masked.
     expect(errors.at(-1)!.message).toContain('invalid token ***');
     for (const error of errors) expect(everythingShown(error)).not.toContain(TOKEN);
+    for (const error of errors) expect(everythingShown(error)).not.toContain(TOKEN.slice(0, 8));
     expect(log.lines().length).toBeGreaterThan(5);
     expect(log.text()).not.toContain(TOKEN);
     expect(other.requests).toHaveLength(0);
