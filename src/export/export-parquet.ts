@@ -57,7 +57,7 @@ export async function exportParquet(options: ExportOptions): Promise<ExportRepor
   mkdirSync(dir, { recursive: true });
   const release = acquireExportLock(dir);
   try {
-    const source = await openWarehouseSource(path, { shareWithWriters: options.shareWithWriters ?? false });
+    const source = await openWarehouseSource(path, { shareWithWriters: options.shareWithWriters ?? false, ...(options.logger ? { logger: options.logger } : {}) });
     try {
       const connection = source.connection;
       let manifest = readManifest(dir);

@@ -1,7 +1,7 @@
 /** The read side: read-only SQL on the warehouse or its Parquet export, reports, checks, status. */
-export { openWarehouseSource, type QuerySource } from './warehouse-source.js';
+export { openWarehouseSource, READ_WAIT_MS, type QuerySource } from './warehouse-source.js';
 export { openParquetSource } from './parquet-source.js';
-export { openQuerySource, withQuerySource } from './open-source.js';
+export { openQuerySource, withQuerySource, type QuerySourceOptions } from './open-source.js';
 export { runReadOnly } from './run-read-only.js';
 export { runNamedSql } from './run-named.js';
 export { runChecks, type CheckResult, type CheckStatus } from './checks.js';

@@ -1,15 +1,18 @@
 import type { Config } from '../config/index.js';
 import { openParquetSource } from './parquet-source.js';
-import { openWarehouseSource, type QuerySource } from './warehouse-source.js';
+import { openWarehouseSource, type QuerySource, type WarehouseSourceOptions } from './warehouse-source.js';
+
+/** Waiting for another process's write lock (see WarehouseSourceOptions). */
+export type QuerySourceOptions = Pick<WarehouseSourceOptions, 'waitMs' | 'logger'>;
 
 /** The warehouse file read-only, or with `--parquet` the exported files behind same-named views. */
-export function openQuerySource(config: Config, parquet: boolean): Promise<QuerySource> {
-  return parquet ? openParquetSource(config.parquet.dir) : openWarehouseSource(config.warehouse.path);
+export function openQuerySource(config: Config, parquet: boolean, options: QuerySourceOptions = {}): Promise<QuerySource> {
+  return parquet ? openParquetSource(config.parquet.dir) : openWarehouseSource(config.warehouse.path, options);
 }
 
 /** Runs `work` on a source and always closes it (releasing the file lock). */
-export async function withQuerySource<T>(config: Config, parquet: boolean, work: (source: QuerySource) => Promise<T>): Promise<T> {
-  const source = await openQuerySource(config, parquet);
+export async function withQuerySource<T>(config: Config, parquet: boolean, work: (source: QuerySource) => Promise<T>, options: QuerySourceOptions = {}): Promise<T> {
+  const source = await openQuerySource(config, parquet, options);
   try {
     return await work(source);
   } finally {

@@ -1,6 +1,8 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { DuckDBConnection } from '@duckdb/node-api';
+import { setTimeout as delay } from 'node:timers/promises';
+import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import type { Logger } from '../log/index.js';
 // The instance registry keeps one DuckDBInstance per file per process: inside `venue-etl serve`
 // the read side shares the writer's instance instead of failing on its own lock.
 import { acquireInstance, releaseInstance } from '../warehouse/instances.js';
@@ -20,7 +22,21 @@ export interface WarehouseSourceOptions {
    * are then locked out, as by any writer. Statements are still checked to be reads.
    */
   readonly shareWithWriters?: boolean;
+  /**
+   * How long to wait while another process writes the file (`serve` holds it for a merge or a
+   * job) before failing with VENUE_WAREHOUSE_LOCKED. Default READ_WAIT_MS; 0 fails at once.
+   */
+  readonly waitMs?: number;
+  /** Says once, at info, that the command waits and for whom. */
+  readonly logger?: Logger;
 }
+
+/**
+ * Read commands wait this long for a writer: `serve`'s merges and short jobs hold the lock for
+ * moments, and a query should run after them rather than fail. A nightly job holds it for
+ * minutes: then the clear VENUE_WAREHOUSE_LOCKED error (with the --parquet hint) follows.
+ */
+export const READ_WAIT_MS = 10_000;
 
 /**
  * A read-only connection to the warehouse. Fails with VENUE_WAREHOUSE_MISSING when the file
@@ -29,12 +45,7 @@ export interface WarehouseSourceOptions {
 export async function openWarehouseSource(path: string, options: WarehouseSourceOptions = {}): Promise<QuerySource> {
   const absolutePath = resolve(path);
   if (!existsSync(absolutePath)) throw warehouseMissing(path);
-  let instance;
-  try {
-    instance = await acquireInstance(absolutePath, !(options.shareWithWriters ?? false));
-  } catch (error) {
-    throw isLockError(error) ? warehouseLocked(path, error) : warehouseOpenFailed(path, error);
-  }
+  const instance = await acquireWhenFree(path, absolutePath, options);
   let connection: DuckDBConnection | undefined;
   try {
     connection = await instance.connect();
@@ -56,6 +67,27 @@ export async function openWarehouseSource(path: string, options: WarehouseSource
       await releaseInstance(absolutePath);
     },
   };
+}
+
+async function acquireWhenFree(path: string, absolutePath: string, options: WarehouseSourceOptions): Promise<DuckDBInstance> {
+  const deadline = Date.now() + (options.waitMs ?? READ_WAIT_MS);
+  let pause = 100;
+  let told = false;
+  for (;;) {
+    try {
+      return await acquireInstance(absolutePath, !(options.shareWithWriters ?? false));
+    } catch (error) {
+      if (!isLockError(error)) throw warehouseOpenFailed(path, error);
+      const locked = warehouseLocked(path, error);
+      if (Date.now() + pause > deadline) throw locked;
+      if (!told) {
+        options.logger?.info({ path, holder: locked.details.pid }, `${locked.message}; waiting up to ${Math.round((options.waitMs ?? READ_WAIT_MS) / 1000)}s for it`);
+        told = true;
+      }
+      await delay(pause);
+      pause = Math.min(pause * 2, 1000);
+    }
+  }
 }
 
 /**

@@ -18,6 +18,7 @@ export const checkCommand: Command = {
         staleAfterDays: config.sync.staleAfterDays,
         ...(config.sync.streams ? { streams: config.sync.streams } : {}),
       }),
+      { logger },
     );
     io.stdout.write(
       alignedTable(

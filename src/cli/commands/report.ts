@@ -32,9 +32,12 @@ export const reportCommand: Command = {
     // Before the warehouse is opened: a bad argument is exit 2 whether or not the file exists.
     checkSqlParams({ from, to, venues });
     const config = loadCommandConfig(args, io);
-    commandLogger(args, io, config);
-    const result = await withQuerySource(config, booleanOption(args, 'parquet'), (source) =>
-      runNamedSql(source.connection, report, { from, to, venues, staleAfterDays: config.sync.staleAfterDays }),
+    const logger = commandLogger(args, io, config);
+    const result = await withQuerySource(
+      config,
+      booleanOption(args, 'parquet'),
+      (source) => runNamedSql(source.connection, report, { from, to, venues, staleAfterDays: config.sync.staleAfterDays }),
+      { logger },
     );
     io.stdout.write(formatResult(result, format));
     return ExitCode.ok;

@@ -20,8 +20,8 @@ export const sqlCommand: Command = {
     }
     const format = parseFormat(stringOption(args, 'format'));
     const config = loadCommandConfig(args, io);
-    commandLogger(args, io, config);
-    const result = await withQuerySource(config, booleanOption(args, 'parquet'), (source) => runReadOnly(source.connection, query));
+    const logger = commandLogger(args, io, config);
+    const result = await withQuerySource(config, booleanOption(args, 'parquet'), (source) => runReadOnly(source.connection, query), { logger });
     io.stdout.write(formatResult(result, format));
     return ExitCode.ok;
   },

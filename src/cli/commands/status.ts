@@ -16,14 +16,14 @@ export const statusCommand: Command = {
   options: {},
   async run(args, io) {
     const config = loadCommandConfig(args, io);
-    commandLogger(args, io, config);
+    const logger = commandLogger(args, io, config);
     const results = await withQuerySource(config, false, async (source) => {
       const out: QueryResult[] = [];
       for (const section of SECTIONS) {
         out.push(await runNamedSql(source.connection, loadNamedSql('reports', section.report), { staleAfterDays: config.sync.staleAfterDays }));
       }
       return out;
-    });
+    }, { logger });
     const text = SECTIONS.map((section, index) => {
       const result = results[index];
       const body = result.rows.length === 0 ? `${section.empty}\n` : formatTable(result, { footer: false });
