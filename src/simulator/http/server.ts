@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -25,6 +26,9 @@ export interface RunningServer {
 /** Starts the HTTP server; `close()` also ends keep-alive sockets and pending slow answers. */
 export async function listen(deps: ServerDependencies, port: number, host: string): Promise<RunningServer> {
   const closing = new AbortController();
+  // Every answer waiting out its latency or dripping a slow body listens on it: dozens at once
+  // are normal here, not the leak Node warns about after ten.
+  setMaxListeners(0, closing.signal);
   const sockets = new Set<Socket>();
   // Set once listening, before any request can arrive.
   let url = '';
