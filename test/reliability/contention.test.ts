@@ -27,7 +27,7 @@ import { postRaw, startReceiverChild } from './receiver-child.js';
 
 const AUTH_ENV = 'VENUE_RECEIVER_AUTHORIZATION';
 const AUTH = `Basic ${Buffer.from('platform:contention-test').toString('base64')}`;
-const ROUNDS = size(2, 6);
+const ROUNDS = size(1, 5);
 const DAYS = 10;
 
 let fx: Fixture;
@@ -150,6 +150,7 @@ it('serve and CLI commands share the warehouse: clear messages for whoever waits
     clearMessagesPercent: Math.round((1000 * outcomes.filter((o) => o.clear).length) / outcomes.length) / 10,
     serveJobsFinished: jobs,
     serveJobsFailed: jobFailures.length,
+    serveJobFailureReasons: [...new Set(jobFailures.map((l) => /job failed: (VENUE_[A-Z_]+)/.exec(l)?.[1] ?? 'uncoded'))].join(' '),
     eventsAcknowledged: acknowledged.size,
     acknowledgedLost: lost,
     duplicateKeys: dup.series + dup.summaries + dup.cursors,
@@ -167,6 +168,8 @@ it('serve and CLI commands share the warehouse: clear messages for whoever waits
   // A second serve on the same warehouse is refused, naming the one that runs.
   expect(outcomes.filter((o) => o.command === 'serve').every((o) => o.exit === 1 && o.error === 'VENUE_SERVE_RUNNING')).toBe(true);
   expect(jobs).toBeGreaterThan(0);
+  // A job that had to stop (e.g. its export found the CLI's export running) says why, coded.
+  expect(jobFailures.filter((l) => !/job failed: VENUE_[A-Z_]+: /.test(l))).toEqual([]);
   expect(dup).toEqual({ series: 0, summaries: 0, cursors: 0 });
   expect(running).toBe(0);
   expect(truth).toEqual(NO_DIFF);

@@ -17,7 +17,7 @@ import {
 import { budget, reportFigure, reportTable, size } from './figures.js';
 
 const TIMEOUT_MS = 1000;
-const SLOW_MS = 4000;
+const SLOW_MS = 2500;
 const RETRY_AFTER_S = 1;
 const SEED = 31;
 // Series, a per-day summary, a paginated list, roles and accounts: every kind of request.
@@ -148,8 +148,8 @@ async function runCase(c: (typeof CASES)[number]): Promise<{ row: Row; run: CliR
 
 it('retries every transient fault, alone and mixed, honours Retry-After and the deadline, and loads the fault-free data', async () => {
   const results: { row: Row; run: CliResult }[] = [];
-  // Three cases at a time: most of a case is waiting (Retry-After, backoff, slow bodies).
-  for (let i = 0; i < CASES.length; i += 3) results.push(...(await Promise.all(CASES.slice(i, i + 3).map(runCase))));
+  // Four cases at a time: most of a case is waiting (Retry-After, backoff, slow bodies).
+  for (let i = 0; i < CASES.length; i += 4) results.push(...(await Promise.all(CASES.slice(i, i + 4).map(runCase))));
   rows.push(...results.map((r) => r.row));
   reportTable('HTTP fault matrix', rows);
   reportFigure('http-faults', {
