@@ -80,7 +80,8 @@ function killedRun(args: readonly string[], configPath: string, kind: MomentKind
       break;
     }
     case 'file': {
-      const n = 1 + Math.floor(random() * Math.max(1, (scale.files ?? 1) - 1));
+      // An incremental export after a change writes a handful of files: kill within the first few.
+      const n = 1 + Math.floor(random() * Math.min(4, Math.max(1, (scale.files ?? 1) - 1)));
       moment = `file ${n}`;
       run = fx.cli(debug, { configPath, killWhenStderr: /"partition written"/, killAfterMatches: n });
       break;
