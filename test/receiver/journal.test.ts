@@ -91,6 +91,26 @@ describe('after a crash', () => {
   });
 });
 
+describe('a journaled record the warehouse cannot store', () => {
+  it('(left by an older receiver) is skipped and logged, and does not hold back the records after it', async () => {
+    const journalDir = join(temp.dir, 'journal');
+    const warehousePath = join(temp.dir, 'warehouse.duckdb');
+    const writer = await JournalWriter.open({ dir: journalDir });
+    // What intake refuses now: a lone surrogate escape, an instant pushed into year 10000.
+    await writer.append(Buffer.from(eventBody().replace('"Ana"', '"An\\ud800a"')), Date.now());
+    await writer.append(Buffer.from(eventBody({ last: '9999-12-31T23:59:59-23:59' })), Date.now());
+    await writer.append(Buffer.from(eventBody({ visits: 7 })), Date.now());
+    await writer.close();
+    const log = capturedLogger();
+    const receiver = await startReceiver({ host: '127.0.0.1', port: 0, authorization: AUTH, maxBodyBytes: 65536, journalDir, warehousePath, logger: log.logger, mergeIntervalMs: 0 });
+    const merge = await receiver.mergeNow();
+    await receiver.close();
+    expect(merge).toMatchObject({ status: 'merged', inserted: 1, invalid: 2 });
+    expect((await readTables(warehousePath)).history[0].visits_count).toBe(7);
+    expect(log.lines()).toContain('journaled event no longer valid; skipped');
+  });
+});
+
 describe('close()', () => {
   it('finishes in-flight requests on keep-alive connections promptly; what it acknowledged is merged later', async () => {
     const journalDir = join(temp.dir, 'journal');
