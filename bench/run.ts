@@ -39,8 +39,8 @@ const SIZES = quick
       b6: { seconds: 2, senders: 16 },
     }
   : {
-      b1: { venues: 200, days: 7, latencyMs: 20, concurrency: 16 },
-      b2: { rows: 5_000_000 },
+      b1: { venues: 200, days: 7, latencyMs: 20, concurrency: 16, attempts: 2 },
+      b2: { rows: 5_000_000, attempts: 2 },
       b3: { venues: 20, days: 31, concurrency: 16 },
       b4: { venues: 20, historyDays: 30, lookbackDays: 3 },
       b5: { seriesRows: 10_000_000, venues: 1000, summaryDays: 90 },
