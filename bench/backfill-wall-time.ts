@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { Agent } from 'undici';
 import { requireApi, resolveConfig, type ApiReadyConfig } from '../src/config/index.js';
 import { createLogger } from '../src/log/index.js';
-import { addDays, todayUtc } from '../src/plan/index.js';
+import { addDays, requestsOf, todayUtc } from '../src/plan/index.js';
 import { planBackfillRun, runBackfill } from '../src/runner/backfill-job.js';
 import { requestPath, scopeIds } from '../src/runner/request-path.js';
 import { fmt, type Figure } from './figure.js';
@@ -94,7 +94,7 @@ async function bareClient(
   const paths: string[] = [];
   for (const chain of chains) {
     for (const slice of chain.slices) {
-      for (const request of slice.requests) {
+      for (const request of requestsOf(slice)) {
         const path = requestPath(slice.endpoint, scopeIds(slice.endpoint, slice.scopeId), request);
         paths.push(slice.endpoint.list ? `${path}${path.includes('?') ? '&' : '?'}page[number]=1&page[size]=${config.api.pageSize}` : path);
       }

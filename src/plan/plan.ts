@@ -1,7 +1,7 @@
 import type { Catalogue, EndpointRow } from '../catalogue/index.js';
 import type { SummaryGrain } from '../config/index.js';
 import { addDays, maxDate } from './dates.js';
-import type { Chain } from './slice.js';
+import { requestCount, type Chain } from './slice.js';
 import { slicesForRange } from './slices-for-window.js';
 
 /** Scope id of the accounts stream: one snapshot for every account the roles point to. */
@@ -83,6 +83,6 @@ export function planBackfill(input: BackfillPlanInput): Chain[] {
 /** Requests a plan will make at least (list endpoints may need more pages). */
 export function plannedRequests(chains: readonly Chain[]): number {
   let total = 0;
-  for (const chain of chains) for (const slice of chain.slices) total += slice.requests.length;
+  for (const chain of chains) for (const slice of chain.slices) total += requestCount(slice);
   return total;
 }

@@ -1,4 +1,5 @@
 import type { EndpointRow } from '../catalogue/index.js';
+import { daysBetween, eachDay } from './dates.js';
 
 /** One request of a slice: the `from`/`to` it sends (none for snapshots). */
 export interface PlannedRequest {
@@ -20,7 +21,27 @@ export interface Slice {
   readonly windowTo: string;
   /** Summary period grain, for summary streams. */
   readonly grain?: 'day' | 'month';
-  readonly requests: readonly PlannedRequest[];
+}
+
+/**
+ * The requests of a slice, derived from its window rather than stored: a two-year backfill of a
+ * thousand venues plans millions of day-summary requests, and keeping them as objects cost
+ * ~95 bytes each before the first request was sent.
+ * - snapshots (roles, accounts): one request without dates;
+ * - history and month summaries: one request for the window;
+ * - day summaries: one request per day of the window.
+ */
+export function requestsOf(slice: Slice): PlannedRequest[] {
+  const kind = slice.endpoint.kind;
+  if (kind === 'roles' || kind === 'accounts') return [{}];
+  if (slice.grain === 'day') return eachDay(slice.windowFrom, slice.windowTo).map((day) => ({ from: day, to: day }));
+  return [{ from: slice.windowFrom, to: slice.windowTo }];
+}
+
+export function requestCount(slice: Slice): number {
+  const kind = slice.endpoint.kind;
+  if (kind === 'roles' || kind === 'accounts') return 1;
+  return slice.grain === 'day' ? daysBetween(slice.windowFrom, slice.windowTo) + 1 : 1;
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { EndpointRow } from '../catalogue/index.js';
 import type { SummaryGrain } from '../config/index.js';
-import { eachDay, historyWindows, monthPeriods, splitWindows } from './dates.js';
+import { historyWindows, monthPeriods, splitWindows } from './dates.js';
 import { sliceKey, type Slice } from './slice.js';
 
 /**
@@ -20,7 +20,7 @@ export function slicesForRange(
 ): Slice[] {
   const stream = endpoint.stream;
   if (endpoint.kind === 'roles' || endpoint.kind === 'accounts') {
-    return [{ key: sliceKey(stream, scopeId, to, to), stream, endpoint, scopeId, windowFrom: to, windowTo: to, requests: [{}] }];
+    return [{ key: sliceKey(stream, scopeId, to, to), stream, endpoint, scopeId, windowFrom: to, windowTo: to }];
   }
   if (endpoint.kind === 'series') {
     return historyWindows(from, to, options.windowDays).map((w) => ({
@@ -30,7 +30,6 @@ export function slicesForRange(
       scopeId,
       windowFrom: w.from,
       windowTo: w.to,
-      requests: [{ from: w.from, to: w.to }],
     }));
   }
   const slices: Slice[] = [];
@@ -44,7 +43,6 @@ export function slicesForRange(
         windowFrom: w.from,
         windowTo: w.to,
         grain: 'day',
-        requests: eachDay(w.from, w.to).map((day) => ({ from: day, to: day })),
       });
     }
   }
@@ -58,7 +56,6 @@ export function slicesForRange(
         windowFrom: m.from,
         windowTo: m.to,
         grain: 'month',
-        requests: [{ from: m.from, to: m.to }],
       });
     }
   }

@@ -3,7 +3,7 @@ import {
   appendSeries, appendSummary, checkResource, dateToMs, DAY_MS, emptySeries, emptySummaries, relationshipId, schemaError,
   type DriftReporter, type ResourceLike, type SeriesColumns, type SummaryColumns,
 } from '../normalize/index.js';
-import type { PlannedRequest, Slice } from '../plan/index.js';
+import { requestsOf, type PlannedRequest, type Slice } from '../plan/index.js';
 import type { DocumentSource } from './document-source.js';
 import { requestPath, scopeIds } from './request-path.js';
 
@@ -31,7 +31,7 @@ export async function extractAnalytics(slice: Slice, context: ExtractContext): P
     const series = emptySeries(slice.scopeId, slice.stream);
     const window = { startMs: dateToMs(slice.windowFrom), endMs: dateToMs(slice.windowTo) + DAY_MS };
     let outsideWindow = 0;
-    for (const request of slice.requests) {
+    for (const request of requestsOf(slice)) {
       for (const [where, resource] of await resourcesOf(endpoint, slice, request, context)) {
         const attributes = checkResource(endpoint, resource, where, context.drift);
         outsideWindow += appendSeries(endpoint, attributes, window, series, where).outsideWindow;
@@ -40,7 +40,7 @@ export async function extractAnalytics(slice: Slice, context: ExtractContext): P
     return { series, rows: series.metric.length, outsideWindow };
   }
   const summaries = emptySummaries(slice.stream);
-  const answers = await Promise.all(slice.requests.map((request) => resourcesOf(endpoint, slice, request, context).then((found) => ({ request, found }))));
+  const answers = await Promise.all(requestsOf(slice).map((request) => resourcesOf(endpoint, slice, request, context).then((found) => ({ request, found }))));
   for (const { request, found } of answers) {
     for (const [where, resource] of found) {
       const attributes = checkResource(endpoint, resource, where, context.drift);

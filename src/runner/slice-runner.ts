@@ -2,7 +2,7 @@ import type { ApiClient } from '../api/client.js';
 import { fetchAccounts } from '../extract/fetch-accounts.js';
 import type { Logger } from '../log/index.js';
 import { accountFromResource, roleFromResource, type DriftReporter } from '../normalize/index.js';
-import type { Slice } from '../plan/index.js';
+import { requestCount, type Slice } from '../plan/index.js';
 import type { CursorMove } from '../warehouse/slice-commit.js';
 import type { CursorMoveRequest } from '../warehouse/index.js';
 import { extractAnalytics } from './extract-analytics.js';
@@ -39,7 +39,7 @@ export interface SliceRunnerContext {
 export async function runSlice(slice: Slice, ctx: SliceRunnerContext): Promise<number> {
   const endpoint = slice.endpoint;
   if (endpoint.kind === 'roles' || endpoint.kind === 'accounts') return ctx.extracting(1, () => runSnapshotSlice(slice, ctx));
-  const extracted = await ctx.extracting(slice.requests.length, async () => {
+  const extracted = await ctx.extracting(requestCount(slice), async () => {
     await ctx.committer.room();
     return extractAnalytics(slice, { source: ctx.client, drift: ctx.drift, pageSize: ctx.pageSize, signal: ctx.signal });
   });

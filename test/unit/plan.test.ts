@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildCatalogue } from '../../src/catalogue/index.js';
-import { planBackfill, planSync, plannedRequests, splitWindows, monthPeriods } from '../../src/plan/index.js';
+import { planBackfill, planSync, plannedRequests, requestCount, requestsOf, splitWindows, monthPeriods } from '../../src/plan/index.js';
 
 const catalogue = buildCatalogue();
 const V1 = '00000000-0000-4000-8000-000000000001';
@@ -45,7 +45,7 @@ describe('planSync', () => {
   it('requests day summaries one day at a time and month summaries from the first of the month', () => {
     const chains = planSync({ ...base, grains: ['day', 'month'], streams: ['venue-users-summary'], cursors: new Map(), startDate: '2026-03-10', lookbackDays: 3, until: '2026-03-12', today: '2026-03-13' });
     const slices = chains[0]!.slices;
-    expect(slices.map((s) => [s.grain, s.windowFrom, s.windowTo, s.requests.length])).toEqual([
+    expect(slices.map((s) => [s.grain, s.windowFrom, s.windowTo, requestCount(s)])).toEqual([
       ['day', '2026-03-10', '2026-03-12', 3],
       ['month', '2026-03-01', '2026-03-12', 1],
     ]);
@@ -66,5 +66,8 @@ describe('planBackfill', () => {
     const history = chains.find((c) => c.stream === 'venue-devices-history')!;
     expect(history.slices).toHaveLength(3);
     expect(plannedRequests(chains)).toBe(3 + 90);
+    const daySlice = chains.find((c) => c.stream === 'venue-devices-summary')!.slices[0]!;
+    expect(requestsOf(daySlice)).toHaveLength(requestCount(daySlice));
+    expect(requestsOf(daySlice)[0]).toEqual({ from: daySlice.windowFrom, to: daySlice.windowFrom });
   });
 });
