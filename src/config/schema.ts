@@ -90,3 +90,9 @@ export type Config = z.infer<typeof ConfigSchema>;
 export type ApiConfig = z.infer<typeof ApiSchema>;
 /** A config that can call the API. */
 export type ApiReadyConfig = Config & { readonly api: ApiConfig };
+
+/** `sync.summaryGrain` as a list: one grain or both. */
+export function summaryGrains(config: Pick<Config, 'sync'>): readonly SummaryGrain[] {
+  const grain = config.sync.summaryGrain;
+  return Array.isArray(grain) ? grain : [grain];
+}

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { buildCatalogue, ANALYTICS_STREAMS } from '../catalogue/index.js';
-import type { ApiReadyConfig as Config } from '../config/index.js';
+import { summaryGrains, type ApiReadyConfig as Config } from '../config/index.js';
 import { ExitCode, UsageError } from '../errors/index.js';
 import type { Logger } from '../log/index.js';
 import { addDays, minDate, planBackfill, plannedRequests, todayUtc, type Chain, type Slice } from '../plan/index.js';
@@ -41,7 +41,7 @@ export function planBackfillRun(config: Config, options: BackfillOptions): Backf
   const defaults = catalogue.streams.filter((s) => (ANALYTICS_STREAMS as readonly string[]).includes(s) || config.endpoints.some((e) => e.stream === s));
   const scope = resolveScope(config, catalogue, options.streams, options.venues, config.sync.streams?.filter((s) => defaults.includes(s)) ?? defaults);
   const windowDays = options.windowDays ?? config.sync.windowDays;
-  const grains = Array.isArray(config.sync.summaryGrain) ? config.sync.summaryGrain : [config.sync.summaryGrain];
+  const grains = summaryGrains(config);
   const chains = planBackfill({ catalogue, ...scope, from: options.from, to: options.to, today, windowDays, grains });
   const params = { from: options.from, to: options.to, streams: [...scope.streams].sort(), venues: [...scope.venues].sort(), windowDays, grains: [...grains].sort() };
   const backfillId = createHash('sha256').update(JSON.stringify(params)).digest('hex').slice(0, 16);

@@ -1,6 +1,6 @@
 import { setMaxListeners } from 'node:events';
 import type { ApiClient } from '../api/client.js';
-import type { ApiReadyConfig as Config } from '../config/index.js';
+import { summaryGrains, type ApiReadyConfig as Config } from '../config/index.js';
 import { ExitCode, formatError } from '../errors/index.js';
 import { scrubSecrets, type Logger } from '../log/index.js';
 import { DriftReporter } from '../normalize/index.js';
@@ -65,7 +65,7 @@ export async function executeRun(input: RunInput): Promise<RunResult> {
   const runId = await warehouse.startRun(input.job, { pid: process.pid, ...input.detail });
   const log = logger.child({ runId });
   const drift = new DriftReporter(log);
-  const grains = Array.isArray(config.sync.summaryGrain) ? config.sync.summaryGrain : [config.sync.summaryGrain];
+  const grains = summaryGrains(config);
   const total = input.chains.reduce((n, chain) => n + chain.slices.length, 0);
   const progress = new ProgressReporter(total, () => client.stats.requests - requestsBefore, {
     logger: log,

@@ -1,5 +1,5 @@
 import { buildCatalogue } from '../catalogue/index.js';
-import type { ApiReadyConfig as Config } from '../config/index.js';
+import { summaryGrains, type ApiReadyConfig as Config } from '../config/index.js';
 import { UsageError } from '../errors/index.js';
 import type { Logger } from '../log/index.js';
 import { addDays, minDate, planSync, todayUtc } from '../plan/index.js';
@@ -53,7 +53,7 @@ export async function runSync(
     const warehouse: Warehouse = await openWarehouseWhenFree(config.warehouse.path, { waitMs: LOCK_WAIT_MS, logger, ...(options.signal ? { signal: options.signal } : {}) });
     try {
       const cursors = new Map((await warehouse.readCursors()).map((c) => [cursorKey(c.stream, c.scopeId), c.cursorDate]));
-      const grains = Array.isArray(config.sync.summaryGrain) ? config.sync.summaryGrain : [config.sync.summaryGrain];
+      const grains = summaryGrains(config);
       const chains = planSync({
         catalogue, ...scope, cursors, startDate, until, today,
         lookbackDays: config.sync.lookbackDays,
