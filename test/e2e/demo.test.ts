@@ -1,0 +1,46 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { assertBuilt, childEnv, queryRows, runCli, summaryNumber } from './harness.js';
+
+let dir: string;
+
+beforeAll(() => {
+  assertBuilt();
+  dir = mkdtempSync(join(tmpdir(), 'venue-etl-demo-'));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('venue-etl demo (npm start)', () => {
+  it('syncs the simulator into a warehouse, exports Parquet and prints a report, with no config', async () => {
+    const run = await runCli(['demo', '--dir', 'demo-data'], { cwd: dir, env: childEnv(), timeoutMs: 120_000 });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/sync succeeded: \d+ slices/);
+    expect(summaryNumber(run.stdout, /(\d+) rows written/)).toBeGreaterThan(1000);
+    expect(run.stdout).toMatch(/last 7 days per venue/);
+
+    const warehouse = join(dir, 'demo-data', 'warehouse.duckdb');
+    const [counts] = await queryRows(warehouse, `SELECT
+      (SELECT count(*) FROM series_points)::INTEGER AS series, (SELECT count(*) FROM summary_values)::INTEGER AS summaries,
+      (SELECT count(*) FROM current_venue_roles)::INTEGER AS roles, (SELECT count(*) FROM accounts WHERE is_me)::INTEGER AS me`);
+    expect(Number(counts!.series)).toBeGreaterThan(0);
+    expect(Number(counts!.summaries)).toBeGreaterThan(0);
+    expect(Number(counts!.roles)).toBeGreaterThan(0);
+    expect(Number(counts!.me)).toBe(1);
+    expect(existsSync(join(dir, 'demo-data', 'parquet', 'series_points'))).toBe(true);
+
+    // The config it leaves behind drives the read-side commands.
+    const followUp = join(dir, 'demo-data', 'venue-etl.config.json');
+    expect(JSON.parse(readFileSync(followUp, 'utf8')).warehouse.path).toBe(join('demo-data', 'warehouse.duckdb'));
+    const check = await runCli(['check', '--config', followUp], { cwd: dir, env: childEnv() });
+    expect(check.code, check.stdout + check.stderr).toBe(0);
+    const parquet = await runCli(['sql', 'SELECT count(*) AS n FROM series_points', '--parquet', '--format', 'csv', '--config', followUp], { cwd: dir, env: childEnv() });
+    expect(parquet.stdout.trim().split('\n')[1]).toBe(String(counts!.series));
+
+    // Run again: incremental, nothing changed upstream, nothing written.
+    const again = await runCli(['demo', '--dir', 'demo-data'], { cwd: dir, env: childEnv(), timeoutMs: 120_000 });
+    expect(again.code, again.stderr).toBe(0);
+    expect(summaryNumber(again.stdout, /(\d+) rows written/)).toBe(0);
+  });
+});
