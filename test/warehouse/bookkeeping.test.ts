@@ -1,21 +1,11 @@
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { backfillSliceKey, moveCursor, openWarehouse, type Warehouse } from '../../src/warehouse/index.js';
-import { seriesSlice, tempDir, VENUE_A, VENUE_B } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { backfillSliceKey, moveCursor, type Warehouse } from '../../src/warehouse/index.js';
+import { seriesSlice, useFreshWarehouse, VENUE_A, VENUE_B } from './helpers.js';
 
 const DEVICES = 'venue-devices-history';
 
 let warehouse: Warehouse;
-let cleanup: () => void;
-beforeEach(async () => {
-  const temp = tempDir();
-  cleanup = temp.cleanup;
-  warehouse = await openWarehouse(join(temp.dir, 'w.duckdb'));
-});
-afterEach(async () => {
-  await warehouse.close();
-  cleanup();
-});
+useFreshWarehouse((w) => (warehouse = w));
 
 const day = (date: string) => [['detected', 'day', `${date}T00:00:00Z`, 1]] as const;
 

@@ -1,22 +1,12 @@
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openWarehouse, type SliceCommit, type Warehouse } from '../../src/warehouse/index.js';
-import { summaries, tempDir, VENUE_A, VENUE_B } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import type { SliceCommit, Warehouse } from '../../src/warehouse/index.js';
+import { summaries, useFreshWarehouse, VENUE_A, VENUE_B } from './helpers.js';
 
 const USERS = 'venue-users-summary';
 const RATING_STATS = 'rating-statistics-summaries';
 
 let warehouse: Warehouse;
-let cleanup: () => void;
-beforeEach(async () => {
-  const temp = tempDir();
-  cleanup = temp.cleanup;
-  warehouse = await openWarehouse(join(temp.dir, 'w.duckdb'));
-});
-afterEach(async () => {
-  await warehouse.close();
-  cleanup();
-});
+useFreshWarehouse((w) => (warehouse = w));
 
 type Row = readonly [string, string, string, string, number | null];
 

@@ -4,13 +4,30 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { SeriesColumns, SummaryColumns } from '../../src/normalize/columns.js';
-import type { SliceCommit } from '../../src/warehouse/index.js';
+import { afterEach, beforeEach } from 'vitest';
+import { openWarehouse, type SliceCommit, type Warehouse } from '../../src/warehouse/index.js';
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
 export function tempDir(): { dir: string; cleanup: () => void } {
   const dir = mkdtempSync(join(tmpdir(), 'venue-etl-'));
   return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** Each test of the file gets a new warehouse file in a temp dir, closed and removed after it. */
+export function useFreshWarehouse(set: (warehouse: Warehouse) => void): void {
+  let current: Warehouse | undefined;
+  let cleanup: (() => void) | undefined;
+  beforeEach(async () => {
+    const temp = tempDir();
+    cleanup = temp.cleanup;
+    current = await openWarehouse(join(temp.dir, 'w.duckdb'));
+    set(current);
+  });
+  afterEach(async () => {
+    await current?.close();
+    cleanup?.();
+  });
 }
 
 export const VENUE_A = '6f1c1a52-0000-4000-8000-00000000000a';

@@ -1,19 +1,9 @@
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openWarehouse, type AccountRow, type RoleRow, type Warehouse } from '../../src/warehouse/index.js';
-import { PROJECT, tempDir, VENUE_A } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import type { AccountRow, RoleRow, Warehouse } from '../../src/warehouse/index.js';
+import { PROJECT, useFreshWarehouse, VENUE_A } from './helpers.js';
 
 let warehouse: Warehouse;
-let cleanup: () => void;
-beforeEach(async () => {
-  const temp = tempDir();
-  cleanup = temp.cleanup;
-  warehouse = await openWarehouse(join(temp.dir, 'w.duckdb'));
-});
-afterEach(async () => {
-  await warehouse.close();
-  cleanup();
-});
+useFreshWarehouse((w) => (warehouse = w));
 
 const ROLE_1 = '00000000-0000-4000-8000-000000000001';
 const ROLE_2 = '00000000-0000-4000-8000-000000000002';
