@@ -48,3 +48,8 @@ export interface EndpointRow {
   /** Deprecated upstream but still served (spec §9). */
   readonly deprecated?: boolean;
 }
+
+/** Roles and accounts are read whole every run (a snapshot), not by date window. */
+export function isSnapshotEndpoint(endpoint: Pick<EndpointRow, 'kind'>): boolean {
+  return endpoint.kind === 'roles' || endpoint.kind === 'accounts';
+}

@@ -1,4 +1,5 @@
 export type { EndpointRow, EndpointKind, EndpointScope } from './endpoint-row.js';
+export { isSnapshotEndpoint } from './endpoint-row.js';
 export { ENDPOINTS } from './endpoints.js';
 export { resourceAttributes, declaredAttributes } from './resources.js';
 export type { ResourceType } from './resources.js';

@@ -1,4 +1,4 @@
-import type { Catalogue, EndpointRow } from '../catalogue/index.js';
+import { isSnapshotEndpoint, type Catalogue, type EndpointRow } from '../catalogue/index.js';
 import type { SummaryGrain } from '../config/index.js';
 import { addDays, maxDate } from './dates.js';
 import { requestCount, type Chain } from './slice.js';
@@ -46,7 +46,7 @@ export function planSync(input: SyncPlanInput): Chain[] {
   for (const stream of input.streams) {
     const endpoint = input.catalogue.endpointFor(stream);
     for (const scopeId of scopeIds(endpoint, input)) {
-      const snapshot = endpoint.kind === 'roles' || endpoint.kind === 'accounts';
+      const snapshot = isSnapshotEndpoint(endpoint);
       const cursor = input.cursors.get(cursorKey(stream, scopeId));
       const from = snapshot ? input.today : cursor ? maxDate(addDays(cursor, 1 - input.lookbackDays), input.startDate) : input.startDate;
       const to = snapshot ? input.today : input.until;
@@ -69,7 +69,7 @@ export function planBackfill(input: BackfillPlanInput): Chain[] {
   const chains: Chain[] = [];
   for (const stream of input.streams) {
     const endpoint = input.catalogue.endpointFor(stream);
-    const snapshot = endpoint.kind === 'roles' || endpoint.kind === 'accounts';
+    const snapshot = isSnapshotEndpoint(endpoint);
     for (const scopeId of scopeIds(endpoint, input)) {
       const slices = snapshot
         ? slicesForRange(endpoint, scopeId, input.today, input.today, input)

@@ -1,4 +1,4 @@
-import type { EndpointRow } from '../catalogue/index.js';
+import { isSnapshotEndpoint, type EndpointRow } from '../catalogue/index.js';
 import { daysBetween, eachDay } from './dates.js';
 
 /** One request of a slice: the `from`/`to` it sends (none for snapshots). */
@@ -32,15 +32,13 @@ export interface Slice {
  * - day summaries: one request per day of the window.
  */
 export function requestsOf(slice: Slice): PlannedRequest[] {
-  const kind = slice.endpoint.kind;
-  if (kind === 'roles' || kind === 'accounts') return [{}];
+  if (isSnapshotEndpoint(slice.endpoint)) return [{}];
   if (slice.grain === 'day') return eachDay(slice.windowFrom, slice.windowTo).map((day) => ({ from: day, to: day }));
   return [{ from: slice.windowFrom, to: slice.windowTo }];
 }
 
 export function requestCount(slice: Slice): number {
-  const kind = slice.endpoint.kind;
-  if (kind === 'roles' || kind === 'accounts') return 1;
+  if (isSnapshotEndpoint(slice.endpoint)) return 1;
   return slice.grain === 'day' ? daysBetween(slice.windowFrom, slice.windowTo) + 1 : 1;
 }
 

@@ -1,4 +1,4 @@
-import type { EndpointRow } from '../catalogue/index.js';
+import { isSnapshotEndpoint, type EndpointRow } from '../catalogue/index.js';
 import type { SummaryGrain } from '../config/index.js';
 import { historyWindows, monthPeriods, splitWindows } from './dates.js';
 import { sliceKey, type Slice } from './slice.js';
@@ -19,7 +19,7 @@ export function slicesForRange(
   options: { readonly windowDays: number; readonly grains: readonly SummaryGrain[] },
 ): Slice[] {
   const stream = endpoint.stream;
-  if (endpoint.kind === 'roles' || endpoint.kind === 'accounts') {
+  if (isSnapshotEndpoint(endpoint)) {
     return [{ key: sliceKey(stream, scopeId, to, to), stream, endpoint, scopeId, windowFrom: to, windowTo: to }];
   }
   if (endpoint.kind === 'series') {

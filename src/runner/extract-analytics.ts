@@ -5,7 +5,7 @@ import {
 } from '../normalize/index.js';
 import { requestsOf, type PlannedRequest, type Slice } from '../plan/index.js';
 import type { DocumentSource } from './document-source.js';
-import { requestPath, scopeIds } from './request-path.js';
+import { placeholderValues, requestPath } from './request-path.js';
 
 export interface AnalyticsRows {
   readonly series?: SeriesColumns;
@@ -54,7 +54,7 @@ export async function extractAnalytics(slice: Slice, context: ExtractContext): P
 
 /** The resources one request returns, each with the JSON path used in error messages. */
 async function resourcesOf(endpoint: EndpointRow, slice: Slice, request: PlannedRequest, context: ExtractContext): Promise<[string, ResourceLike][]> {
-  const path = requestPath(endpoint, scopeIds(endpoint, slice.scopeId), request);
+  const path = requestPath(endpoint, placeholderValues(endpoint, slice.scopeId), request);
   const options = { stream: slice.stream, signal: context.signal };
   if (!endpoint.list) {
     const document = await context.source.getDocument(path, options);

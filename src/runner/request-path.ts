@@ -15,7 +15,7 @@ export function requestPath(endpoint: EndpointRow, ids: Readonly<Record<string, 
 }
 
 /** The placeholder values of a slice's scope id. */
-export function scopeIds(endpoint: EndpointRow, scopeId: string): Record<string, string> {
+export function placeholderValues(endpoint: EndpointRow, scopeId: string): Record<string, string> {
   if (endpoint.scope === 'venue') return { venue_id: scopeId };
   if (endpoint.scope === 'project') return { project_id: scopeId };
   return {};

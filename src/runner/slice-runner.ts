@@ -1,3 +1,4 @@
+import { isSnapshotEndpoint } from '../catalogue/index.js';
 import type { ApiClient } from '../api/client.js';
 import { fetchAccounts } from '../extract/fetch-accounts.js';
 import type { Logger } from '../log/index.js';
@@ -7,7 +8,7 @@ import type { CursorMove } from '../warehouse/slice-commit.js';
 import type { CursorMoveRequest } from '../warehouse/index.js';
 import { extractAnalytics } from './extract-analytics.js';
 import type { GroupCommitter } from './group-committer.js';
-import { requestPath, scopeIds } from './request-path.js';
+import { placeholderValues, requestPath } from './request-path.js';
 import type { Warehouse } from '../warehouse/index.js';
 
 export interface SliceRunnerContext {
@@ -38,7 +39,7 @@ export interface SliceRunnerContext {
 /** Extracts one slice and commits it; resolves with the rows it extracted. */
 export async function runSlice(slice: Slice, ctx: SliceRunnerContext): Promise<number> {
   const endpoint = slice.endpoint;
-  if (endpoint.kind === 'roles' || endpoint.kind === 'accounts') return ctx.extracting(1, () => runSnapshotSlice(slice, ctx));
+  if (isSnapshotEndpoint(endpoint)) return ctx.extracting(1, () => runSnapshotSlice(slice, ctx));
   const extracted = await ctx.extracting(requestCount(slice), async () => {
     await ctx.committer.room();
     return extractAnalytics(slice, { source: ctx.client, drift: ctx.drift, pageSize: ctx.pageSize, signal: ctx.signal });
@@ -70,7 +71,7 @@ export async function runSlice(slice: Slice, ctx: SliceRunnerContext): Promise<n
 async function runSnapshotSlice(slice: Slice, ctx: SliceRunnerContext): Promise<number> {
   const endpoint = slice.endpoint;
   if (endpoint.kind === 'roles') {
-    const path = requestPath(endpoint, scopeIds(endpoint, slice.scopeId), {});
+    const path = requestPath(endpoint, placeholderValues(endpoint, slice.scopeId), {});
     const roles = [];
     let page = 0;
     for await (const document of ctx.client.paginate(path, { stream: slice.stream, signal: ctx.signal, pageSize: ctx.pageSize })) {

@@ -1,4 +1,4 @@
-import { buildCatalogue } from '../catalogue/index.js';
+import { buildCatalogue, isSnapshotEndpoint } from '../catalogue/index.js';
 import { summaryGrains, type ApiReadyConfig as Config } from '../config/index.js';
 import { UsageError } from '../errors/index.js';
 import type { Logger } from '../log/index.js';
@@ -23,7 +23,7 @@ export interface SyncOptions {
 
 /** Roles and accounts: one snapshot per run, stamped with the day it was taken. */
 export function isSnapshot(slice: Slice): boolean {
-  return slice.endpoint.kind === 'roles' || slice.endpoint.kind === 'accounts';
+  return isSnapshotEndpoint(slice.endpoint);
 }
 
 /** How long a run waits for another process's write lock (serve's short merges) before failing. */
