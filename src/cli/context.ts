@@ -12,12 +12,12 @@ export function loadCommandConfig(args: ParsedArgs, io: CommandIo): Config {
   return loadConfigFile(configPath(args), io.env);
 }
 
-/** `--log-level` wins over `log.level` from the config. */
-export function commandLogger(args: ParsedArgs, io: CommandIo, config?: Config): Logger {
+/** `--log-level` wins over `log.level` from the config, which wins over `fallback`. */
+export function commandLogger(args: ParsedArgs, io: CommandIo, config?: Config, fallback: LogLevel = 'info'): Logger {
   const flag = stringOption(args, 'log-level');
   if (flag !== undefined && !(LOG_LEVELS as readonly string[]).includes(flag)) {
     throw new UsageError(`--log-level must be one of ${LOG_LEVELS.join(', ')}, got "${flag}"`);
   }
-  const level = (flag as LogLevel | undefined) ?? config?.log.level ?? 'info';
+  const level = (flag as LogLevel | undefined) ?? config?.log.level ?? fallback;
   return createLogger({ level, destination: io.stderr });
 }

@@ -1,8 +1,7 @@
 import { runDemo } from '../../demo/demo.js';
-import { createLogger, LOG_LEVELS, type LogLevel } from '../../log/index.js';
-import { UsageError } from '../../errors/index.js';
 import { stringOption } from '../args.js';
 import type { Command } from '../command.js';
+import { commandLogger } from '../context.js';
 
 export const demoCommand: Command = {
   name: 'demo',
@@ -12,9 +11,8 @@ export const demoCommand: Command = {
   },
   noConfig: true,
   async run(args, io) {
-    const level = stringOption(args, 'log-level') ?? 'warn';
-    if (!(LOG_LEVELS as readonly string[]).includes(level)) throw new UsageError(`--log-level must be one of ${LOG_LEVELS.join(', ')}`);
-    const logger = createLogger({ level: level as LogLevel, destination: io.stderr });
+    // Quiet by default: the demo's output is its report.
+    const logger = commandLogger(args, io, undefined, 'warn');
     const result = await runDemo({ dir: stringOption(args, 'dir') ?? 'demo-data', logger, signal: io.signal });
     io.stdout.write(`${result.report}\n`);
     return result.sync.exitCode;
