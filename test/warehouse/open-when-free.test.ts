@@ -15,9 +15,11 @@ function holdLock(path: string, holdMs: number): Promise<void> {
   const script = `
     const { DuckDBInstance } = await import('@duckdb/node-api');
     const instance = await DuckDBInstance.create(${JSON.stringify(path)});
-    await (await instance.connect()).run('CREATE TABLE IF NOT EXISTS held (x INTEGER)');
+    const connection = await instance.connect();
+    await connection.run('CREATE TABLE IF NOT EXISTS held (x INTEGER)');
     process.stdout.write('held\\n');
-    setTimeout(() => process.exit(0), ${holdMs});`;
+    // The timer keeps both reachable: a collected instance would close and free the lock early.
+    setTimeout(() => { connection.closeSync(); instance.closeSync(); process.exit(0); }, ${holdMs});`;
   const child = spawn(process.execPath, ['--input-type=module', '-e', script], { cwd: process.cwd(), stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     child.stdout.on('data', (chunk: Buffer) => chunk.toString().includes('held') && resolve());
