@@ -168,9 +168,9 @@ describe('venue-etl sql', () => {
           '-e',
           `import { DuckDBInstance } from '@duckdb/node-api';
            const db = await DuckDBInstance.create(${JSON.stringify(warehouse)});
-           await db.connect();
+           const connection = await db.connect();
            console.log('holding');
-           setInterval(() => {}, 1000);`,
+           setInterval(() => [db, connection], 1000); // keeps the lock holder reachable`,
         ],
         { cwd: repoRoot, stdio: ['ignore', 'pipe', 'inherit'] },
       );

@@ -150,9 +150,10 @@ async function holdFile(path: string): Promise<ChildProcess> {
   const script = `
     const { DuckDBInstance } = await import('@duckdb/node-api');
     const instance = await DuckDBInstance.create(${JSON.stringify(path)});
-    await instance.connect();
+    const connection = await instance.connect();
     process.stdout.write('ready\\n');
-    setInterval(() => {}, 1000);`;
+    // Referenced by the timer, so neither is collected (which would free the lock).
+    setInterval(() => [instance, connection], 1000);`;
   const child = spawn(process.execPath, ['--input-type=module', '-e', script], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'inherit'] });
   await new Promise<void>((resolve, reject) => {
     child.stdout?.on('data', (data: Buffer) => {
