@@ -13,6 +13,14 @@ export function todayUtc(now: Date = new Date()): string {
   return now.toISOString().slice(0, 10);
 }
 
+/**
+ * The simulator's clock: the date is `today` (the simulated one), the time of day the
+ * machine's. Its `Date` header is what a client compares its own clock with.
+ */
+export function simulatedNow(today: string, real: Date = new Date()): Date {
+  return new Date(dayNumber(today) * DAY_MS + (((real.getTime() % DAY_MS) + DAY_MS) % DAY_MS));
+}
+
 /** The API's timestamp form: ISO 8601 with an explicit `+00:00` offset. */
 export function hourTimestamp(day: number, hour: number): string {
   return `${dateOf(day)}T${String(hour).padStart(2, '0')}:00:00+00:00`;

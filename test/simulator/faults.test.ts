@@ -188,3 +188,89 @@ describe('faults over HTTP', () => {
     expect(await pending).toBeInstanceOf(Error);
   });
 });
+
+describe('hostile answers', () => {
+  const VENUE_PATH = (sim: Simulator, stream: string, from: string, to: string): string => `/analytics/${stream}/${sim.world.venues[0]!.id}/?from=${from}&to=${to}`;
+
+  it('sends a Date header that follows the simulated today, on answers and faults alike', async () => {
+    const sim = await simulator();
+    for (const faults of ['none', '503=1', 'errors-body=1']) {
+      sim.setFaults(faults);
+      const answer = await get(sim, '/accounts/filtered-accounts/me/');
+      const date = new Date(answer.headers.get('date')!);
+      expect(date.toISOString().slice(0, 10), faults).toBe(TODAY);
+    }
+  });
+
+  it('empty-series and short-series take points away; the document stays valid', async () => {
+    const sim = await simulator({ faults: 'empty-series=1@venue-devices-history' });
+    const path = VENUE_PATH(sim, 'venue-devices-history', '2026-03-01', '2026-03-05');
+    const empty = await get(sim, path);
+    expect(empty.status).toBe(200);
+    expect(Object.values(empty.body.data.attributes)).toEqual([[], [], [], []]);
+    expect(sim.requests.at(-1)!.fault).toBe('empty-series');
+    sim.setFaults('short-series=1');
+    const short = await get(sim, path);
+    for (const points of Object.values(short.body.data.attributes)) expect(points).toHaveLength(4);
+  });
+
+  it('empty-list answers a list without resources', async () => {
+    const sim = await simulator({ faults: 'empty-list=1' });
+    const answer = await get(sim, `/statistics/rating-statistics-summaries/?filter[venue]=${sim.world.venues[0]!.id}&from=2026-03-01&to=2026-03-05`);
+    expect(answer.body.data).toEqual([]);
+    expect(answer.body.meta.count).toBe(0);
+  });
+
+  it('wrong-scope names the next venue or project of the world', async () => {
+    const sim = await simulator({ faults: 'wrong-scope=1' });
+    const [a, b] = sim.world.venues.map((v) => v.id);
+    const stats = await get(sim, `/statistics/rating-statistics-summaries/?filter[venue]=${a}&from=2026-03-01&to=2026-03-05`);
+    expect(stats.body.data[0].relationships.venue.data.id).toBe(b);
+    const roles = await get(sim, `/core/venue-roles/?filter[venue]=${a}`);
+    expect(roles.body.data.every((r: { relationships: { venue: { data: { id: string } } } }) => r.relationships.venue.data.id === b)).toBe(true);
+    const history = await get(sim, VENUE_PATH(sim, 'venue-users-history', '2026-03-01', '2026-03-05'));
+    expect(history.body.data.relationships.venue.data.id).toBe(b);
+  });
+
+  it('offset keeps day points on their date (midnight in the offset) and hour points on their instant', async () => {
+    const sim = await simulator({ faults: 'offset=1,utc-offset=+02:00' });
+    const days = await get(sim, VENUE_PATH(sim, 'venue-remarketing-history', '2026-03-01', '2026-03-03'));
+    expect(days.body.data.attributes.embeds.map(([ts]: [string]) => ts)).toEqual(['2026-03-01T00:00:00+02:00', '2026-03-02T00:00:00+02:00', '2026-03-03T00:00:00+02:00']);
+    const hours = await get(sim, VENUE_PATH(sim, 'venue-remarketing-history', '2026-03-02', '2026-03-02'));
+    const truth = sim.truth.series(sim.world.venues[0]!.id, 'venue-remarketing-history', '2026-03-02', '2026-03-02').points.embeds!;
+    expect(hours.body.data.attributes.embeds.map(([ts]: [string]) => Date.parse(ts))).toEqual(truth.map(([ts]) => Date.parse(ts)));
+    expect(hours.body.data.attributes.embeds[0][0]).toBe('2026-03-02T02:00:00+02:00');
+  });
+
+  it('repeat-point repeats a timestamp with another value; value kinds send impossible numbers', async () => {
+    const sim = await simulator({ faults: 'repeat-point=1' });
+    const path = VENUE_PATH(sim, 'rating-history', '2026-03-01', '2026-03-05');
+    const repeated = (await get(sim, path)).body.data.attributes['rates-average'] as [string, number][];
+    expect(repeated).toHaveLength(6);
+    expect(repeated[3]![0]).toBe(repeated[2]![0]);
+    expect(repeated[3]![1]).not.toBe(repeated[2]![1]);
+
+    const counts: [string, (value: unknown) => boolean][] = [
+      ['negative-count', (v) => typeof v === 'number' && v < 0],
+      ['fractional-count', (v) => typeof v === 'number' && !Number.isInteger(v)],
+      ['huge-count', (v) => v === 1e308],
+    ];
+    for (const [kind, impossible] of counts) {
+      sim.setFaults(`${kind}=1`);
+      const series = (await get(sim, path)).body.data.attributes['rates-count'] as [string, number][];
+      expect(series.filter(([, v]) => impossible(v)), kind).toHaveLength(1);
+    }
+    sim.setFaults('unsafe-count=1');
+    expect((await get(sim, path)).text).toContain(',9007199254740993]');
+    sim.setFaults('rate-high=1');
+    expect(((await get(sim, path)).body.data.attributes['rates-average'] as [string, number][])[2]![1]).toBe(7);
+    sim.setFaults('rate-negative=1');
+    const summary = await get(sim, `/analytics/rating-summary/${sim.world.venues[0]!.id}/?from=2026-03-01&to=2026-03-05`);
+    expect(summary.body.data.attributes.average_rate).toBe(-1);
+  });
+
+  it('parses utc-offset and refuses a bad one', () => {
+    expect(parseFaultSpec('offset=1@rating-history,utc-offset=-05:00')).toEqual({ rules: [{ kind: 'offset', rate: 1, stream: 'rating-history' }], utcOffset: '-05:00' });
+    expect(() => parseFaultSpec('utc-offset=2h')).toThrow(/utc-offset needs/);
+  });
+});

@@ -1,19 +1,21 @@
 import { hashString, mix, unit } from '../hash.js';
-import { RESPONSE_FAULTS, type DriftFault, type FaultSpec, type ResponseFault } from './fault-spec.js';
+import { HOSTILE_FAULTS, RESPONSE_FAULTS, type DriftFault, type FaultKind, type FaultSpec, type HostileFault, type ResponseFault } from './fault-spec.js';
 
 export interface FaultDecision {
   readonly response?: ResponseFault;
   readonly drifts: readonly DriftFault[];
+  readonly hostile: readonly HostileFault[];
 }
 
 const isResponseFault = (kind: string): kind is ResponseFault => (RESPONSE_FAULTS as readonly string[]).includes(kind);
+const isHostileFault = (kind: FaultKind): kind is HostileFault => (HOSTILE_FAULTS as readonly string[]).includes(kind);
 const RESPONSE_LABEL = hashString('response');
 
 /**
  * Which faults hit a request: a pure function of (seed, rule kind, URL, n) where n counts the
  * requests for this URL so far. Concurrency cannot change the outcome, and a retry of the same
  * URL (next n) gets a fresh draw. Response faults share one draw laid out on [0, 1) in spec
- * order, so each kind hits at exactly its rate; each drift kind draws on its own.
+ * order, so each kind hits at exactly its rate; each drift and hostile-answer kind draws on its own.
  */
 export function decideFaults(seed: number, spec: FaultSpec, url: string, stream: string, n: number): FaultDecision {
   const urlHash = hashString(url);
@@ -30,9 +32,13 @@ export function decideFaults(seed: number, spec: FaultSpec, url: string, stream:
     }
   }
   const drifts = new Set<DriftFault>();
-  for (const rule of applicable) {
-    if (isResponseFault(rule.kind) || drifts.has(rule.kind)) continue;
-    if (unit(mix(seed, hashString(rule.kind), urlHash, n)) < rule.rate) drifts.add(rule.kind);
+  const hostile = new Set<HostileFault>();
+  const hits = (kind: FaultKind, rate: number): boolean => unit(mix(seed, hashString(kind), urlHash, n)) < rate;
+  for (const { kind, rate } of applicable) {
+    if (isResponseFault(kind)) continue;
+    if (isHostileFault(kind)) {
+      if (!hostile.has(kind) && hits(kind, rate)) hostile.add(kind);
+    } else if (!drifts.has(kind) && hits(kind, rate)) drifts.add(kind);
   }
-  return { ...(response === undefined ? {} : { response }), drifts: [...drifts] };
+  return { ...(response === undefined ? {} : { response }), drifts: [...drifts], hostile: [...hostile] };
 }

@@ -10,8 +10,19 @@ export type ResponseFault = (typeof RESPONSE_FAULTS)[number];
 export const DRIFT_FAULTS = ['drift-extra', 'drift-missing', 'drift-string-number', 'drift-null-id', 'drift-version'] as const;
 export type DriftFault = (typeof DRIFT_FAULTS)[number];
 
-export type FaultKind = ResponseFault | DriftFault;
-export const FAULT_KINDS: readonly FaultKind[] = [...RESPONSE_FAULTS, ...DRIFT_FAULTS];
+/**
+ * Hostile answers: a 200 whose document is well-formed but lies — too few points, another
+ * venue's resource, day midnights in another offset, a repeated timestamp, impossible values.
+ * Applied after drift, to every answer they fit; several may combine.
+ */
+export const HOSTILE_FAULTS = [
+  'empty-series', 'short-series', 'empty-list', 'wrong-scope', 'offset', 'repeat-point',
+  'negative-count', 'fractional-count', 'huge-count', 'unsafe-count', 'rate-high', 'rate-negative',
+] as const;
+export type HostileFault = (typeof HOSTILE_FAULTS)[number];
+
+export type FaultKind = ResponseFault | DriftFault | HostileFault;
+export const FAULT_KINDS: readonly FaultKind[] = [...RESPONSE_FAULTS, ...DRIFT_FAULTS, ...HOSTILE_FAULTS];
 
 /** Path segments a rule can be scoped to with `@stream`. */
 export const FAULT_STREAMS: readonly string[] = [...ANALYTICS_STREAMS, 'venue-roles', 'project-roles', 'filtered-accounts'];
@@ -30,12 +41,17 @@ export interface FaultSpec {
   readonly retryAfterSeconds?: number;
   /** How long a `slow` answer drips its body. Default 3000. */
   readonly slowMs?: number;
+  /** Offset the `offset` kind writes timestamps in, `±HH:MM`. Default `+02:00`. */
+  readonly utcOffset?: string;
 }
+
+export const DEFAULT_UTC_OFFSET = '+02:00';
+const UTC_OFFSET = /^[+-](0\d|1[0-4]):[0-5]\d$/;
 
 export const NO_FAULTS: FaultSpec = { rules: [] };
 
 export const FAULT_SPEC_GRAMMAR =
-  'comma-separated KIND=RATE[@STREAM] (RATE 0..1), retry-after=SECONDS, slow-ms=MS; KIND one of ' +
+  'comma-separated KIND=RATE[@STREAM] (RATE 0..1), retry-after=SECONDS, slow-ms=MS, utc-offset=±HH:MM; KIND one of ' +
   `${FAULT_KINDS.join(', ')}; e.g. 429=0.1,500=0.05,reset=0.02@venue-roles,retry-after=2`;
 
 export class FaultSpecError extends EtlError {
@@ -55,6 +71,7 @@ const FaultSpecSchema = z.object({
   ),
   retryAfterSeconds: z.number().int().min(0).max(86_400).optional(),
   slowMs: z.number().int().min(0).max(600_000).optional(),
+  utcOffset: z.string().regex(UTC_OFFSET, 'must be ±HH:MM').optional(),
 });
 
 /** Parses the text form, reporting every problem at once. `""` and `none` mean no faults. */
@@ -65,6 +82,7 @@ export function parseFaultSpec(text: string): FaultSpec {
   const rules: FaultRule[] = [];
   let retryAfterSeconds: number | undefined;
   let slowMs: number | undefined;
+  let utcOffset: string | undefined;
   for (const item of trimmed.split(',').map((part) => part.trim())) {
     const match = /^([a-z0-9-]+)=([^@]*)(?:@(.*))?$/.exec(item);
     if (!match) {
@@ -79,6 +97,11 @@ export function parseFaultSpec(text: string): FaultSpec {
       else slowMs = number;
       continue;
     }
+    if (name === 'utc-offset') {
+      if (stream !== undefined || !UTC_OFFSET.test(value)) problems.push(`utc-offset needs ±HH:MM (up to ±14:00), got "${item}"`);
+      else utcOffset = value;
+      continue;
+    }
     if (!(FAULT_KINDS as readonly string[]).includes(name)) {
       problems.push(`unknown fault kind "${name}"`);
       continue;
@@ -91,7 +114,12 @@ export function parseFaultSpec(text: string): FaultSpec {
     rules.push({ kind: name as FaultKind, rate, ...(stream === undefined ? {} : { stream }) });
   }
   if (problems.length > 0) throw new FaultSpecError(problems);
-  return checked({ rules, ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }), ...(slowMs === undefined ? {} : { slowMs }) });
+  return checked({
+    rules,
+    ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }),
+    ...(slowMs === undefined ? {} : { slowMs }),
+    ...(utcOffset === undefined ? {} : { utcOffset }),
+  });
 }
 
 /** Accepts the text form or an object (validated: it may come from a control request). */

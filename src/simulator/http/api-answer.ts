@@ -12,6 +12,8 @@ export interface ApiAnswer {
   readonly status: number;
   readonly body: unknown;
   readonly headers: Readonly<Record<string, string>>;
+  /** The body already serialized (a hostile answer may hold text no JSON.stringify writes). */
+  readonly text?: string;
 }
 
 export interface ApiDependencies {

@@ -13,7 +13,7 @@ export interface FaultSettings {
 
 /** Sends an answer as JSON:API; returns the status sent. */
 export function sendAnswer(response: ServerResponse, answer: ApiAnswer): number {
-  const body = JSON.stringify(answer.body);
+  const body = answer.text ?? JSON.stringify(answer.body);
   response.writeHead(answer.status, { ...answer.headers, 'Content-Type': JSONAPI_MEDIA_TYPE, 'Content-Length': Buffer.byteLength(body) });
   response.end(body);
   return answer.status;

@@ -4,7 +4,10 @@ import type { Socket } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 import { decideFaults } from '../faults/fault-decision.js';
 import type { FaultSpec } from '../faults/fault-spec.js';
+import { DEFAULT_UTC_OFFSET } from '../faults/fault-spec.js';
+import { applyHostile } from '../faults/hostile-answers.js';
 import { applyDrift } from '../faults/schema-drift.js';
+import { simulatedNow } from '../dates.js';
 import { answerApi, type ApiAnswer, type ApiDependencies } from './api-answer.js';
 import { CONTROL_PREFIX, handleControl, type SimulatorControls } from './control.js';
 import { sendAnswer, sendFault } from './respond.js';
@@ -82,6 +85,8 @@ async function handleApi(request: IncomingMessage, response: ServerResponse, dep
       return;
     }
   }
+  // The API's clock is the simulated one: its date is `today`, whatever the machine says.
+  response.setHeader('Date', simulatedNow(deps.world.today).toUTCString());
   let status: number;
   let fault: string | undefined;
   if (decision.response) {
@@ -93,11 +98,18 @@ async function handleApi(request: IncomingMessage, response: ServerResponse, dep
     });
   } else {
     let answer: ApiAnswer = answerApi(request, deps, serverUrl);
+    const applied: string[] = [];
     if (answer.status === 200 && decision.drifts.length > 0) {
-      const { document, applied } = applyDrift(answer.body, decision.drifts);
-      answer = { ...answer, body: document };
-      if (applied.length > 0) fault = applied.join(',');
+      const drifted = applyDrift(answer.body, decision.drifts);
+      answer = { ...answer, body: drifted.document };
+      applied.push(...drifted.applied);
     }
+    if (answer.status === 200 && decision.hostile.length > 0) {
+      const hostile = applyHostile(answer.body, decision.hostile, { world: deps.world, path, utcOffset: spec.utcOffset ?? DEFAULT_UTC_OFFSET });
+      answer = { ...answer, text: hostile.text };
+      applied.push(...hostile.applied);
+    }
+    if (applied.length > 0) fault = applied.join(',');
     status = sendAnswer(response, answer);
   }
   const entry: RecordedRequest = {
