@@ -9,6 +9,7 @@ import { checkAccess, clientFor } from './open-run.js';
 import { resolveScope } from './scope.js';
 import { DEFAULT_HISTORY_DAYS, LOCK_WAIT_MS, isSnapshot } from './sync-job.js';
 import { openWarehouseWhenFree } from '../warehouse/index.js';
+import { machineNow } from './machine-clock.js';
 
 export interface BackfillOptions {
   readonly from: string;
@@ -34,7 +35,7 @@ export interface BackfillPlan {
 
 /** Validates the arguments and plans every slice; touches nothing. */
 export function planBackfillRun(config: Config, options: BackfillOptions): BackfillPlan {
-  const today = todayUtc(options.now);
+  const today = todayUtc(options.now ?? machineNow());
   if (options.from > options.to) throw new UsageError(`--from ${options.from} is after --to ${options.to}`, 'swap them: --from is the first day, --to the last');
   if (options.to > today) throw new UsageError(`--to ${options.to} is in the future (today is ${today} UTC)`, 'the API has no data for future days; use yesterday or earlier');
   const catalogue = buildCatalogue(config);
@@ -87,7 +88,7 @@ export async function runBackfill(
       if (skipping > 0) logger.info({ backfillId: plan.backfillId, done: skipping, remaining: plan.slices - skipping }, 'resuming an interrupted backfill: slices already done are skipped');
       // With no cursor yet, the nightly sync would start at its start date: a backfill reaching
       // back to it may set the cursor, so the nightly job does not pull the same days again.
-      const until = addDays(todayUtc(options.now), -1);
+      const until = addDays(todayUtc(options.now ?? machineNow()), -1);
       const baseline = addDays(config.sync.startDate ?? addDays(until, 1 - DEFAULT_HISTORY_DAYS), -1);
       const result = await executeRun({
         job: 'backfill', config, logger, client, warehouse, chains,

@@ -9,6 +9,7 @@ import { checkAccess, clientFor } from './open-run.js';
 import { resolveScope } from './scope.js';
 import { openWarehouseWhenFree, type Warehouse } from '../warehouse/index.js';
 import { cursorKey } from '../plan/index.js';
+import { machineNow } from './machine-clock.js';
 
 export interface SyncOptions {
   readonly streams?: readonly string[];
@@ -43,7 +44,7 @@ export async function runSync(
 ): Promise<RunResult> {
   const catalogue = buildCatalogue(config);
   const scope = resolveScope(config, catalogue, options.streams, options.venues);
-  const today = todayUtc(options.now);
+  const today = todayUtc(options.now ?? machineNow());
   const until = options.until ?? addDays(today, -1);
   if (until > today) throw new UsageError(`--until ${until} is in the future (today is ${today} UTC)`);
   const startDate = config.sync.startDate ?? addDays(until, 1 - DEFAULT_HISTORY_DAYS);
