@@ -7,9 +7,13 @@ import { z } from 'zod';
  */
 export const seriesAttribute = z.array(z.unknown());
 
-export const count = z.number().int().nonnegative();
-export const number = z.number();
+/**
+ * A number of a summary: only the type is checked here (a string `"12"` fails with the field's
+ * path); what the number may be is its metric's value domain, checked by the normalizer in the
+ * same place for summaries and series points.
+ */
+export const numeric = z.number().nullable();
 export const dateTime = z.string().refine((value) => !Number.isNaN(Date.parse(value)), 'must be an ISO 8601 timestamp');
 
-/** `[rate, count]` pairs of the rating summary. */
-export const ratePairs = z.array(z.tuple([z.number().int(), count]));
+/** `[key, count]` pairs (the rating summary's `rates_per_value`); their domains are checked like numbers. */
+export const numberPairs = z.array(z.tuple([z.number(), z.number()]));

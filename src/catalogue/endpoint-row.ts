@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { ANY_NUMBER, type PairMetric, type ValueDomain } from './value-domains.js';
 
 /** What an endpoint's resources become in the warehouse. */
 export type EndpointKind =
@@ -39,9 +40,14 @@ export interface EndpointRow {
   readonly attributes: z.ZodObject;
   /** Attributes that become metrics (series or numbers), verbatim names. */
   readonly metrics: readonly string[];
+  /** The values each metric may take (series points and summary numbers alike); ANY_NUMBER when absent. */
+  readonly domains: Readonly<Record<string, ValueDomain>>;
   /** Attributes holding `[key, count]` pairs that become metrics `<attribute>.<key>`. */
-  readonly pairMetrics?: readonly string[];
-  /** Where a summary row's venue comes from: the slice's scope id, or the resource's `venue` relationship. */
+  readonly pairMetrics?: readonly PairMetric[];
+  /**
+   * Whether each resource must name its venue with a `venue` relationship (a list filtered by
+   * venue). Whenever a resource names a venue or project, it must be the one asked for.
+   */
   readonly venueFrom?: 'scope' | 'relationship';
   /** Metrics are every series (history) or numeric (summary) attribute the API sends (config rows without `metrics`). */
   readonly inferMetrics?: boolean;
@@ -52,4 +58,9 @@ export interface EndpointRow {
 /** Roles and accounts are read whole every run (a snapshot), not by date window. */
 export function isSnapshotEndpoint(endpoint: Pick<EndpointRow, 'kind'>): boolean {
   return endpoint.kind === 'roles' || endpoint.kind === 'accounts';
+}
+
+/** The domain of a metric: declared in the row, or any finite number for attributes no row declares. */
+export function domainOf(endpoint: Pick<EndpointRow, 'domains'>, metric: string): ValueDomain {
+  return endpoint.domains[metric] ?? ANY_NUMBER;
 }

@@ -1,7 +1,9 @@
 export type { EndpointRow, EndpointKind, EndpointScope } from './endpoint-row.js';
-export { isSnapshotEndpoint } from './endpoint-row.js';
+export { isSnapshotEndpoint, domainOf } from './endpoint-row.js';
+export { ANY_NUMBER, AVERAGE_RATE, COUNT, RATE, RATE_VALUE } from './value-domains.js';
+export type { ValueDomain, PairMetric } from './value-domains.js';
 export { ENDPOINTS } from './endpoints.js';
-export { resourceAttributes, declaredAttributes } from './resources.js';
+export { resourceAttributes, declaredAttributes, metricDomains } from './resources.js';
 export type { ResourceType } from './resources.js';
 export { buildCatalogue, fillTemplate } from './catalogue.js';
 export type { Catalogue } from './catalogue.js';

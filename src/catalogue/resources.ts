@@ -1,66 +1,53 @@
 import { z } from 'zod';
-import { count, dateTime, number, ratePairs, seriesAttribute } from './attributes.js';
+import { dateTime, numberPairs, numeric, seriesAttribute } from './attributes.js';
+import { AVERAGE_RATE, COUNT, RATE, RATE_VALUE, type PairMetric, type ValueDomain } from './value-domains.js';
+
+type Domains = Readonly<Record<string, ValueDomain>>;
+
+/**
+ * The metric attributes of each statistics resource of spec §2.1, in the spec's order, with the
+ * values each can take. Counts are the spec's `<count>` ("an integer, except where stated");
+ * the rating attributes are what §2.1 and 4.8 say they are.
+ */
+export const metricDomains = {
+  'venue-devices-history': { detected: COUNT, 'unique-detected': COUNT, 'unique-authenticated': COUNT, authenticated: COUNT },
+  'venue-devices-summary': { detected: COUNT, 'unique-detected': COUNT, 'unique-authenticated': COUNT, authenticated: COUNT },
+  'venue-users-history': { logins: COUNT, 'unique-logins': COUNT },
+  'venue-users-login-methods': {
+    email: COUNT, phone: COUNT, autologin: COUNT, 'social-a': COUNT, 'social-b': COUNT, 'social-c': COUNT, 'social-d': COUNT,
+  },
+  'venue-users-status': { inactive: COUNT, active: COUNT },
+  'venue-users-summary': { logins: COUNT, 'unique-logins': COUNT, 'confirmed-users': COUNT, 'returning-users': COUNT },
+  'venue-remarketing-history': { embeds: COUNT },
+  'rating-history': { 'rates-average': RATE, 'rates-count': COUNT },
+  // The one resource with snake_case attributes (spec 4.9).
+  rating: { rates_count: COUNT, average_rate: AVERAGE_RATE },
+  'rating-statistics-summary': { 'requests-commented': COUNT, 'requests-sent': COUNT, 'requests-opened': COUNT, 'requests-rated': COUNT },
+} as const satisfies Readonly<Record<string, Domains>>;
+
+/** `rates_per_value`: the number of rates for each value 1 to 5 (spec 4.9). */
+export const RATES_PER_VALUE: PairMetric = { attribute: 'rates_per_value', key: RATE_VALUE, value: COUNT };
+
+const seriesOf = (domains: Domains): z.ZodObject => z.looseObject(Object.fromEntries(Object.keys(domains).map((name) => [name, seriesAttribute])));
+const numbersOf = (domains: Domains): Record<string, typeof numeric> => Object.fromEntries(Object.keys(domains).map((name) => [name, numeric]));
 
 /**
  * Attribute schemas of every resource type of spec §2, field for field. Objects are loose:
  * unknown attributes pass and are reported as drift by the normalizer; a missing or wrongly typed
- * attribute fails the slice with the field's name.
+ * attribute fails the slice with the field's name. Metric values are checked against their
+ * domains by the normalizer, not here (one place for series and summaries).
  */
 export const resourceAttributes = {
-  'venue-devices-history': z.looseObject({
-    detected: seriesAttribute,
-    'unique-detected': seriesAttribute,
-    'unique-authenticated': seriesAttribute,
-    authenticated: seriesAttribute,
-  }),
-  'venue-devices-summary': z.looseObject({
-    detected: count,
-    'unique-detected': count,
-    'unique-authenticated': count,
-    authenticated: count,
-  }),
-  'venue-users-history': z.looseObject({
-    logins: seriesAttribute,
-    'unique-logins': seriesAttribute,
-  }),
-  'venue-users-login-methods': z.looseObject({
-    email: count,
-    phone: count,
-    autologin: count,
-    'social-a': count,
-    'social-b': count,
-    'social-c': count,
-    'social-d': count,
-  }),
-  'venue-users-status': z.looseObject({
-    inactive: count,
-    active: count,
-  }),
-  'venue-users-summary': z.looseObject({
-    logins: count,
-    'unique-logins': count,
-    'confirmed-users': count,
-    'returning-users': count,
-  }),
-  'venue-remarketing-history': z.looseObject({
-    embeds: seriesAttribute,
-  }),
-  'rating-history': z.looseObject({
-    'rates-average': seriesAttribute,
-    'rates-count': seriesAttribute,
-  }),
-  // The one resource with snake_case attributes (spec 4.9).
-  rating: z.looseObject({
-    rates_count: count,
-    average_rate: number.nullable(),
-    rates_per_value: ratePairs,
-  }),
-  'rating-statistics-summary': z.looseObject({
-    'requests-commented': count,
-    'requests-sent': count,
-    'requests-opened': count,
-    'requests-rated': count,
-  }),
+  'venue-devices-history': seriesOf(metricDomains['venue-devices-history']),
+  'venue-devices-summary': z.looseObject(numbersOf(metricDomains['venue-devices-summary'])),
+  'venue-users-history': seriesOf(metricDomains['venue-users-history']),
+  'venue-users-login-methods': z.looseObject(numbersOf(metricDomains['venue-users-login-methods'])),
+  'venue-users-status': z.looseObject(numbersOf(metricDomains['venue-users-status'])),
+  'venue-users-summary': z.looseObject(numbersOf(metricDomains['venue-users-summary'])),
+  'venue-remarketing-history': seriesOf(metricDomains['venue-remarketing-history']),
+  'rating-history': seriesOf(metricDomains['rating-history']),
+  rating: z.looseObject({ ...numbersOf(metricDomains.rating), [RATES_PER_VALUE.attribute]: numberPairs }),
+  'rating-statistics-summary': z.looseObject(numbersOf(metricDomains['rating-statistics-summary'])),
   'venue-roles': z.looseObject({
     name: z.string(),
     'inherited-from': z.string().nullable().optional(),

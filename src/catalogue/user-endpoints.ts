@@ -20,6 +20,8 @@ export function endpointFromConfig(row: UserEndpointRow): EndpointRow {
     resourceType: row.resourceType,
     attributes: z.looseObject(shape),
     metrics: row.metrics ?? [],
+    // Their types are not known: any finite number or null (domainOf's default).
+    domains: {},
     inferMetrics: row.metrics === undefined,
   };
 }

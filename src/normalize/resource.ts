@@ -62,10 +62,3 @@ function checkInferred(endpoint: EndpointRow, attributes: Record<string, unknown
   }
   return attributes;
 }
-
-/** The id of a to-one relationship `{data: {type, id}}`, or undefined. */
-export function relationshipId(resource: ResourceLike, name: string): string | undefined {
-  const relationships = resource.relationships as Record<string, { data?: { id?: unknown } | null } | undefined> | undefined;
-  const id = relationships?.[name]?.data?.id;
-  return typeof id === 'string' ? id : undefined;
-}

@@ -1,6 +1,7 @@
 import type { EndpointRow } from '../catalogue/index.js';
 import type { DriftReporter } from './drift.js';
-import { checkResource, relationshipId, type ResourceLike } from './resource.js';
+import { checkResource, type ResourceLike } from './resource.js';
+import { checkScope, relationshipId } from './scope.js';
 import { schemaError } from './schema-error.js';
 
 /** One role as the API lists it now (a snapshot); the warehouse turns snapshots into versions. */
@@ -15,8 +16,10 @@ export interface RoleSnapshotRow {
   readonly permissions: readonly string[];
 }
 
-export function roleFromResource(endpoint: EndpointRow, resource: ResourceLike, where: string, drift: DriftReporter): RoleSnapshotRow {
+/** A role of the list filtered by `askedId` (`filter[venue]` / `filter[project]`): it must name that venue or project. */
+export function roleFromResource(endpoint: EndpointRow, resource: ResourceLike, askedId: string, where: string, drift: DriftReporter): RoleSnapshotRow {
   const attributes = checkResource(endpoint, resource, where, drift);
+  checkScope(endpoint, resource, askedId, where);
   const scopeName = endpoint.scope === 'project' ? 'project' : 'venue';
   const scopeId = relationshipId(resource, scopeName);
   const accountId = relationshipId(resource, 'account');

@@ -59,6 +59,24 @@ export function parseTimestampMs(text: string): number {
   return Date.parse(text);
 }
 
+/**
+ * The offset a timestamp is written in, in milliseconds east of UTC (`+02:00` → 7,200,000; `Z`
+ * → 0), or NaN. With parseTimestampMs it gives the wall-clock time, hence the calendar date, at
+ * the place the timestamp was written for: a day point belongs to that date.
+ */
+export function offsetMsOf(text: string): number {
+  const last = text.length - 1;
+  if (text.charCodeAt(last) === 90 /* Z */) return 0;
+  const colon = text.charCodeAt(last - 2) === 58;
+  const start = last - (colon ? 5 : 4);
+  const sign = text.charCodeAt(start);
+  if (sign !== 43 && sign !== 45) return Number.NaN;
+  const hours = digits(text, start + 1, 2);
+  const minutes = digits(text, colon ? start + 4 : start + 3, 2);
+  if (hours < 0 || minutes < 0) return Number.NaN;
+  return (hours * 60 + minutes) * 60_000 * (sign === 43 ? 1 : -1);
+}
+
 export const DAY_MS = 86_400_000;
 export const HOUR_MS = 3_600_000;
 

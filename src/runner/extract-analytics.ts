@@ -1,7 +1,7 @@
 import type { EndpointRow } from '../catalogue/index.js';
 import {
-  appendSeries, appendSummary, checkResource, dateToMs, DAY_MS, emptySeries, emptySummaries, relationshipId, schemaError,
-  type DriftReporter, type ResourceLike, type SeriesColumns, type SummaryColumns,
+  appendSeries, appendSummary, checkResource, checkScope, dateToMs, DAY_MS, emptySeries, emptySummaries, incompleteAnswer, schemaError,
+  type DriftReporter, type ResourceLike, type SeriesColumns, type SummaryColumns, type SummaryKeys,
 } from '../normalize/index.js';
 import { requestsOf, type PlannedRequest, type Slice } from '../plan/index.js';
 import type { DocumentSource } from './document-source.js';
@@ -23,7 +23,10 @@ interface ExtractContext {
 
 /**
  * Extracts one analytics slice (history or summary) into column batches. The requests of a slice
- * (one per summary period) run concurrently; the client's limiter bounds them globally.
+ * (one per summary period) run concurrently; the client's limiter bounds them globally. Every
+ * resource must be about the slice's venue (or project), and every request must be answered
+ * with at least one: an answer that lacks a day or a resource fails the slice instead of
+ * replacing what the warehouse holds with less.
  */
 export async function extractAnalytics(slice: Slice, context: ExtractContext): Promise<AnalyticsRows> {
   const endpoint = slice.endpoint;
@@ -32,21 +35,27 @@ export async function extractAnalytics(slice: Slice, context: ExtractContext): P
     const window = { startMs: dateToMs(slice.windowFrom), endMs: dateToMs(slice.windowTo) + DAY_MS };
     let outsideWindow = 0;
     for (const request of requestsOf(slice)) {
-      for (const [where, resource] of await resourcesOf(endpoint, slice, request, context)) {
+      const found = await resourcesOf(endpoint, slice, request, context);
+      if (found.length === 0) throw incompleteAnswer(endpoint.stream, 'data', `has no resource for ${slice.scopeId} from ${request.from} to ${request.to}`);
+      for (const [where, resource] of found) {
         const attributes = checkResource(endpoint, resource, where, context.drift);
+        checkScope(endpoint, resource, slice.scopeId, where);
         outsideWindow += appendSeries(endpoint, attributes, window, series, where).outsideWindow;
       }
     }
     return { series, rows: series.metric.length, outsideWindow };
   }
   const summaries = emptySummaries(slice.stream);
+  const keys: SummaryKeys = new Map();
   const answers = await Promise.all(requestsOf(slice).map((request) => resourcesOf(endpoint, slice, request, context).then((found) => ({ request, found }))));
   for (const { request, found } of answers) {
+    const periodStart = request.from ?? slice.windowFrom;
+    const periodEnd = request.to ?? slice.windowTo;
+    if (found.length === 0) throw incompleteAnswer(endpoint.stream, 'data', `has no resource for ${slice.scopeId} from ${periodStart} to ${periodEnd}`);
     for (const [where, resource] of found) {
       const attributes = checkResource(endpoint, resource, where, context.drift);
-      const venueId = endpoint.venueFrom === 'relationship' ? relationshipId(resource, 'venue') : slice.scopeId;
-      if (!venueId) throw schemaError(endpoint.stream, `${where}.relationships.venue.data.id`, 'is missing');
-      appendSummary(endpoint, attributes, { venueId, periodStart: request.from!, periodEnd: request.to! }, summaries, where);
+      checkScope(endpoint, resource, slice.scopeId, where);
+      appendSummary(endpoint, attributes, { venueId: slice.scopeId, periodStart, periodEnd }, summaries, where, keys);
     }
   }
   return { summaries, rows: summaries.metric.length, outsideWindow: 0 };

@@ -2,7 +2,7 @@ import { isSnapshotEndpoint } from '../catalogue/index.js';
 import type { ApiClient } from '../api/client.js';
 import { fetchAccounts } from '../extract/fetch-accounts.js';
 import type { Logger } from '../log/index.js';
-import { accountFromResource, roleFromResource, type DriftReporter } from '../normalize/index.js';
+import { accountFromResource, roleFromResource, wrongScope, type DriftReporter } from '../normalize/index.js';
 import { requestCount, type Slice } from '../plan/index.js';
 import type { CursorMove } from '../warehouse/slice-commit.js';
 import type { CursorMoveRequest } from '../warehouse/index.js';
@@ -77,7 +77,7 @@ async function runSnapshotSlice(slice: Slice, ctx: SliceRunnerContext): Promise<
     for await (const document of ctx.client.paginate(path, { stream: slice.stream, signal: ctx.signal, pageSize: ctx.pageSize })) {
       page += 1;
       for (const [index, resource] of document.data.entries()) {
-        roles.push(roleFromResource(endpoint, resource, `page ${page} data[${index}]`, ctx.drift));
+        roles.push(roleFromResource(endpoint, resource, slice.scopeId, `page ${page} data[${index}]`, ctx.drift));
       }
     }
     const kind = endpoint.scope === 'project' ? 'project' : 'venue';
@@ -91,6 +91,12 @@ async function runSnapshotSlice(slice: Slice, ctx: SliceRunnerContext): Promise<
     if (found.missingIds.length > 0) {
       ctx.logger.warn({ stream: slice.stream, missing: found.missingIds.length, sample: found.missingIds.slice(0, 5) }, 'accounts referenced by roles were not returned by the API (deleted, or not visible to this token)');
     }
+    // Only the accounts asked for (filter[id][in]) are stored: another one in the answer is an
+    // answer about something else, and storing it would invent an account the roles never named.
+    const asked = new Set(ids.map((id) => id.toLowerCase()));
+    found.accounts.forEach((resource, index) => {
+      if (!asked.has(resource.id.toLowerCase())) throw wrongScope(slice.stream, `data[${index}].id`, `is ${resource.id}, which no request asked for (filter[id][in])`);
+    });
     const meId = found.me.id;
     const rows = found.accounts
       .filter((resource) => resource.id !== meId)
