@@ -33,6 +33,8 @@ export interface RequestContext {
   /** Stream name for the per-stream counts and log lines. */
   readonly stream?: string;
   readonly signal?: AbortSignal;
+  /** Called with the `Date` header of the successful answer (the API's clock), or undefined without one. */
+  readonly onResponseDate?: (date: string | undefined) => void;
 }
 
 export interface PaginateContext extends RequestContext {
@@ -109,6 +111,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       logAttempt(url, attemptNumber, startedAt, stream, response.status);
       if (response.status >= 200 && response.status < 300) {
         slot.succeeded();
+        context.onResponseDate?.(Array.isArray(response.date) ? response.date[0] : response.date);
         return parseJson(response.text, request, response.status);
       }
       if (response.status === 429) {

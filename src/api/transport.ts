@@ -15,6 +15,8 @@ export interface TransportOptions {
 export interface TransportResponse {
   readonly status: number;
   readonly retryAfter: string | string[] | undefined;
+  /** The `Date` header: the server's clock when it answered. */
+  readonly date: string | string[] | undefined;
   readonly text: string;
   readonly bytes: number;
 }
@@ -50,7 +52,7 @@ export function createTransport(options: TransportOptions): Transport {
         phase = 'body';
         // The signal stays attached while the body streams, so the deadline covers reading it.
         const body = await response.body.bytes();
-        return { status: response.statusCode, retryAfter: response.headers['retry-after'], text: decoder.decode(body), bytes: body.byteLength };
+        return { status: response.statusCode, retryAfter: response.headers['retry-after'], date: response.headers.date, text: decoder.decode(body), bytes: body.byteLength };
       } catch (error) {
         throw transportError(error, phase, request, callerSignal, deadline.expired, timeoutMs);
       } finally {

@@ -10,6 +10,7 @@ export function formatRunSummary(job: string, result: RunResult): string {
     `  requests: ${n(result.requests)} (${n(result.retries)} retries)`,
     `  rows:     ${n(result.rowsExtracted)} extracted, ${n(result.rowsWritten)} written (windows that did not change are not rewritten)`,
   ];
+  for (const warning of result.warnings) lines.push(`  warning:  ${warning}`);
   if (result.drift.length > 0) lines.push(`  drift:    the API sent unknown attributes: ${result.drift.map((d) => `${d.stream}.${d.attribute}`).join(', ')}`);
   if (result.fatal) lines.push(`  stopped:  ${result.fatal.replace(/\n/g, '\n            ')}`);
   if (result.slices.failed > 0) lines.push('  failed slices are listed by `venue-etl status`; the next run retries them (their cursors did not move).');

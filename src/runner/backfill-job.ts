@@ -3,11 +3,12 @@ import { buildCatalogue, ANALYTICS_STREAMS } from '../catalogue/index.js';
 import { summaryGrains, type ApiReadyConfig as Config } from '../config/index.js';
 import { ExitCode, UsageError } from '../errors/index.js';
 import type { Logger } from '../log/index.js';
-import { addDays, minDate, planBackfill, plannedRequests, todayUtc, type Chain, type Slice } from '../plan/index.js';
+import { addDays, planBackfill, plannedRequests, todayUtc, type Chain, type Slice } from '../plan/index.js';
 import { executeRun, type RunResult } from './execute-run.js';
 import { checkAccess, clientFor } from './open-run.js';
 import { resolveScope } from './scope.js';
-import { DEFAULT_HISTORY_DAYS, LOCK_WAIT_MS, isSnapshot } from './sync-job.js';
+import { cursorDate, DEFAULT_HISTORY_DAYS, LOCK_WAIT_MS, isSnapshot } from './sync-job.js';
+import { clockDetail, reportClock } from './run-clock.js';
 import { openWarehouseWhenFree } from '../warehouse/index.js';
 import { machineNow } from './machine-clock.js';
 
@@ -72,7 +73,11 @@ export async function runBackfill(
   const plan = planBackfillRun(config, options);
   const client = clientFor(config, logger);
   try {
-    await checkAccess(client, options.signal);
+    const clock = await checkAccess(client, () => options.now ?? machineNow(), options.signal);
+    const warnings = reportClock(logger, clock);
+    if (options.to > clock.today) {
+      throw new UsageError(`--to ${options.to} is in the future at the API (its date is ${clock.today} UTC)`, 'the machine\'s clock is ahead of the API\'s: set it right, or pass an earlier --to');
+    }
     const warehouse = await openWarehouseWhenFree(config.warehouse.path, { waitMs: LOCK_WAIT_MS, logger, ...(options.signal ? { signal: options.signal } : {}) });
     try {
       if (options.force) await warehouse.resetBackfill(plan.backfillId);
@@ -88,17 +93,18 @@ export async function runBackfill(
       if (skipping > 0) logger.info({ backfillId: plan.backfillId, done: skipping, remaining: plan.slices - skipping }, 'resuming an interrupted backfill: slices already done are skipped');
       // With no cursor yet, the nightly sync would start at its start date: a backfill reaching
       // back to it may set the cursor, so the nightly job does not pull the same days again.
-      const until = addDays(todayUtc(options.now ?? machineNow()), -1);
-      const baseline = addDays(config.sync.startDate ?? addDays(until, 1 - DEFAULT_HISTORY_DAYS), -1);
+      const baseline = addDays(config.sync.startDate ?? addDays(clock.lastCompleteDay, 1 - DEFAULT_HISTORY_DAYS), -1);
       const result = await executeRun({
         job: 'backfill', config, logger, client, warehouse, chains,
         // A cursor says its data is complete: a backfill reaching today loads it, but extends
-        // the cursor only up to yesterday, so the nightly sync reads today again once it is over.
+        // the cursor only up to the run's last complete day, so the nightly sync reads today
+        // again once it is over.
         cursorFor: (slice: Slice) => (isSnapshot(slice)
-          ? { mode: 'advance', date: slice.windowTo }
-          : { mode: 'extend', date: minDate(slice.windowTo, until), baseline }),
+          ? { mode: 'advance', date: cursorDate(slice, clock) }
+          : { mode: 'extend', date: cursorDate(slice, clock), baseline }),
         backfillFor: (slice: Slice) => ({ backfillId: plan.backfillId, sliceKey: slice.key }),
-        detail: { backfillId: plan.backfillId, ...plan.params, resumedSkipping: skipping },
+        detail: { backfillId: plan.backfillId, ...plan.params, resumedSkipping: skipping, clock: clockDetail(clock) },
+        warnings,
         progressLabel: 'backfill',
         ...(options.signal ? { signal: options.signal } : {}),
         ...(options.progressTty ? { progressTty: options.progressTty } : {}),

@@ -28,6 +28,8 @@ export interface RunInput {
   /** Show a progress bar here (a terminal); otherwise log progress lines. */
   readonly progressTty?: NodeJS.WriteStream;
   readonly progressLabel?: string;
+  /** Said before the run (e.g. a clock skew): repeated in the run's result for the summary. */
+  readonly warnings?: readonly string[];
 }
 
 export interface RunResult {
@@ -44,6 +46,7 @@ export interface RunResult {
   /** The error that stopped the run, formatted for a human. */
   readonly fatal?: string;
   readonly drift: readonly { stream: string; attribute: string }[];
+  readonly warnings: readonly string[];
 }
 
 /** Enough for groups of maxRows even when slices are small (~70 rows each in a backfill). */
@@ -151,5 +154,6 @@ export async function executeRun(input: RunInput): Promise<RunResult> {
     interrupted,
     ...(fatalText ? { fatal: fatalText } : {}),
     drift: drift.unknown,
+    warnings: input.warnings ?? [],
   };
 }

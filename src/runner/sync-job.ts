@@ -10,6 +10,7 @@ import { resolveScope } from './scope.js';
 import { openWarehouseWhenFree, type Warehouse } from '../warehouse/index.js';
 import { cursorKey } from '../plan/index.js';
 import { machineNow } from './machine-clock.js';
+import { clockDetail, reportClock, type RunClock } from './run-clock.js';
 
 export interface SyncOptions {
   readonly streams?: readonly string[];
@@ -36,6 +37,9 @@ export const DEFAULT_HISTORY_DAYS = 30;
 /**
  * The nightly job: every selected stream and scope from its cursor minus the lookback up to
  * `until`. The token is checked before the warehouse is opened, so a refused token writes nothing.
+ * `until` defaults to the run's last complete day: the earlier of the machine's and the API's
+ * yesterday (the API's clock is its `Date` header), so a machine clock ahead never loads a day
+ * that has not ended at the API as complete.
  */
 export async function runSync(
   config: Config,
@@ -44,35 +48,34 @@ export async function runSync(
 ): Promise<RunResult> {
   const catalogue = buildCatalogue(config);
   const scope = resolveScope(config, catalogue, options.streams, options.venues);
-  const today = todayUtc(options.now ?? machineNow());
-  const until = options.until ?? addDays(today, -1);
-  if (until > today) throw new UsageError(`--until ${until} is in the future (today is ${today} UTC)`);
-  const startDate = config.sync.startDate ?? addDays(until, 1 - DEFAULT_HISTORY_DAYS);
+  const now = (): Date => options.now ?? machineNow();
+  const machineToday = todayUtc(now());
+  if (options.until !== undefined && options.until > machineToday) throw new UsageError(`--until ${options.until} is in the future (today is ${machineToday} UTC)`);
   const client = clientFor(config, logger);
   try {
-    await checkAccess(client, options.signal);
+    const clock = await checkAccess(client, now, options.signal);
+    const warnings = reportClock(logger, clock);
+    if (options.until !== undefined && options.until > clock.today) {
+      throw new UsageError(`--until ${options.until} is in the future at the API (its date is ${clock.today} UTC)`, 'the machine\'s clock is ahead of the API\'s: set it right, or pass an earlier --until');
+    }
+    const until = options.until ?? clock.lastCompleteDay;
+    const startDate = config.sync.startDate ?? addDays(until, 1 - DEFAULT_HISTORY_DAYS);
     const warehouse: Warehouse = await openWarehouseWhenFree(config.warehouse.path, { waitMs: LOCK_WAIT_MS, logger, ...(options.signal ? { signal: options.signal } : {}) });
     try {
       const cursors = new Map((await warehouse.readCursors()).map((c) => [cursorKey(c.stream, c.scopeId), c.cursorDate]));
       const grains = summaryGrains(config);
       const chains = planSync({
-        catalogue, ...scope, cursors, startDate, until, today,
+        catalogue, ...scope, cursors, startDate, until, today: clock.today,
         lookbackDays: config.sync.lookbackDays,
         windowDays: config.sync.windowDays,
         grains,
       });
-      // Snapshots (roles, accounts) are stamped with today; analytics advance to the window's end,
-      // but never past yesterday: a cursor says its data is complete, and today's is not yet
-      // (`--until today` loads today, and the next run must read it again).
-      const lastComplete = addDays(today, -1);
-      const cursorFor = (slice: Slice) => ({
-        mode: 'advance' as const,
-        date: isSnapshot(slice) ? slice.windowTo : minDate(slice.windowTo, lastComplete),
-      });
       return await executeRun({
         job: options.job ?? 'sync',
-        config, logger, client, warehouse, chains, cursorFor,
-        detail: { until, streams: scope.streams, venues: scope.venues.length },
+        config, logger, client, warehouse, chains,
+        cursorFor: (slice: Slice) => ({ mode: 'advance' as const, date: cursorDate(slice, clock) }),
+        detail: { until, streams: scope.streams, venues: scope.venues.length, clock: clockDetail(clock) },
+        warnings,
         ...(options.signal ? { signal: options.signal } : {}),
         ...(options.progressTty ? { progressTty: options.progressTty } : {}),
       });
@@ -82,4 +85,14 @@ export async function runSync(
   } finally {
     await client.close();
   }
+}
+
+/**
+ * Where a committed slice moves its cursor: snapshots (roles, accounts) to the day they were
+ * taken, analytics to the window's end — but never past the run's last complete day: a cursor
+ * says its data is complete, and a day that has not ended (at the API or here) is not
+ * (`--until today` loads today, and the next run reads it again).
+ */
+export function cursorDate(slice: Slice, clock: Pick<RunClock, 'today' | 'lastCompleteDay'>): string {
+  return minDate(slice.windowTo, isSnapshot(slice) ? clock.today : clock.lastCompleteDay);
 }

@@ -30,6 +30,11 @@ export interface SimulatorOptions {
   readonly port?: number;
   /** Default 127.0.0.1. */
   readonly host?: string;
+  /**
+   * Where the time of day of the simulated clock (the `Date` header: `today` at that time) comes
+   * from. Default: the machine's clock. Fix it for tests that compare a client's clock with it.
+   */
+  readonly clock?: () => Date;
   /** Called after each API request is answered (for logging). */
   readonly onRequest?: (request: RecordedRequest) => void;
 }
@@ -52,7 +57,7 @@ export type ResolvedOptions = z.infer<typeof OptionsSchema> & { readonly today: 
 
 /** Applies defaults and reports every bad option at once (exit 2 from the CLI). */
 export function resolveOptions(options: SimulatorOptions = {}): ResolvedOptions {
-  const { faults: _faults, onRequest: _onRequest, ...plain } = options;
+  const { faults: _faults, onRequest: _onRequest, clock: _clock, ...plain } = options;
   const parsed = OptionsSchema.safeParse(plain);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);

@@ -81,6 +81,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       log,
       controls,
       latencyMs: config.latencyMs,
+      clock: options.clock ?? (() => new Date()),
       ...(options.onRequest ? { onRequest: options.onRequest } : {}),
     },
     config.port,

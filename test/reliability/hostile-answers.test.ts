@@ -20,7 +20,7 @@ import { budget, reportFigure, reportTable, size } from './figures.js';
 const T = '2026-11-20';
 const SEED = 43;
 /** Four venues in two projects; the first three venues and the first project are in scope. */
-const WORLD = { seed: SEED, venues: 4, days: 40, today: T };
+const WORLD = { seed: SEED, venues: 4, days: 40, today: T, clock: () => new Date(`${T}T12:00:00Z`) };
 const STREAMS = [...SERIES, ...SUMMARY_KIND, 'venue-roles', 'project-roles'];
 const ENV = { ...childEnv({ [TOKEN_ENV]: 'sim-token' }), VENUE_ETL_TEST_NOW: `${T}T12:00:00Z` };
 

@@ -18,6 +18,8 @@ export interface ServerDependencies extends ApiDependencies {
   readonly log: RequestLog;
   readonly controls: SimulatorControls;
   readonly latencyMs: number;
+  /** The machine clock whose time of day the simulated clock shows. */
+  readonly clock: () => Date;
   readonly onRequest?: (request: RecordedRequest) => void;
 }
 
@@ -86,7 +88,7 @@ async function handleApi(request: IncomingMessage, response: ServerResponse, dep
     }
   }
   // The API's clock is the simulated one: its date is `today`, whatever the machine says.
-  response.setHeader('Date', simulatedNow(deps.world.today).toUTCString());
+  response.setHeader('Date', simulatedNow(deps.world.today, deps.clock()).toUTCString());
   let status: number;
   let fault: string | undefined;
   if (decision.response) {
