@@ -1,6 +1,5 @@
 import type { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
-import { brokenEncoding, contentCoding, decoderFor, looksGzipped, unlabelledGzip, type ContentCoding } from './content-encoding.js';
+import { brokenEncoding, contentCoding, decodeBody, looksGzipped, unlabelledGzip, type ContentCoding } from './content-encoding.js';
 import { ApiError, ApiErrorCode } from './errors.js';
 
 /** Response headers as undici gives them (lower-case names). */
@@ -10,7 +9,7 @@ export interface BodyLimits {
   /** api.maxResponseBytes: the bound on the body as sent and as decoded. */
   readonly maxBytes: number;
   /**
-   * Stop quietly at `maxBytes` and keep the start instead of failing: for error answers, whose
+   * Keep the start and stop quietly at `maxBytes` instead of failing: for error answers, whose
    * status decides what happens and whose body only adds detail.
    */
   readonly truncate: boolean;
@@ -24,98 +23,82 @@ export interface BodyText {
 }
 
 /**
- * Reads a response body as a stream: decoded (gzip, deflate), counted as sent and as decoded, and
- * abandoned (the connection closed) as soon as either count passes the limit — a 1.1 GB body
- * once took 3.4 GB of memory to fail, and a 1 MB gzip bomb decodes to 1 GB. Errors of the body
- * itself (reset, deadline) are thrown as they come, for the transport to classify.
+ * Reads a response body as a stream, abandoning it (the connection closed) as soon as it passes
+ * the limit, then decodes it (gzip, deflate) up to the same limit: a 1.1 GB body once took
+ * 2.3 GB of memory to fail, and 64 KiB of gzip decode to 64 MiB. Errors of the stream itself
+ * (reset, deadline) are thrown as they come, for the transport to classify.
  */
 export async function readBody(body: Readable, headers: ResponseHeaders, request: string, limits: BodyLimits): Promise<BodyText> {
-  const text = new TextSink(limits.maxBytes);
-  let sent = 0;
-  let coding: ContentCoding | undefined;
+  const { maxBytes, truncate } = limits;
   let complete = false;
   try {
-    coding = contentCoding(headers['content-encoding'], request);
+    const coding = contentCoding(headers['content-encoding'], request);
     const declared = Number(headers['content-length']);
-    if (!limits.truncate && declared > limits.maxBytes) throw tooLarge(request, limits.maxBytes, { declared });
-
-    const chunks: AsyncIterator<Buffer> = body[Symbol.asyncIterator]();
-    const first = await chunks.next();
-    const head: Buffer | undefined = first.done ? undefined : first.value;
-    async function* asSent(): AsyncGenerator<Buffer> {
-      for (let next = first; !next.done; next = await chunks.next()) {
-        sent += next.value.byteLength;
-        if (sent > limits.maxBytes) throw new LimitReached('sent');
-        yield next.value;
-      }
-    }
-
-    if (coding === undefined) {
-      if (looksGzipped(head)) throw unlabelledGzip(request);
-      for await (const chunk of asSent()) text.add(chunk);
-    } else {
-      const decoder = decoderFor(coding, head?.[0]);
-      await pipeline(asSent(), decoder, async (decoded: AsyncIterable<Buffer>) => {
-        for await (const chunk of decoded) text.add(chunk);
-      });
-    }
-    complete = true;
-  } catch (error) {
-    if (error instanceof LimitReached) {
-      if (limits.truncate) return { text: text.finish(), bytes: sent, coding };
-      throw tooLarge(request, limits.maxBytes, error.what === 'decoded' && coding ? { decodedFrom: coding, sent } : {});
-    }
-    if (coding !== undefined && isZlibError(error)) throw brokenEncoding(request, coding, error);
-    throw error;
+    if (!truncate && declared > maxBytes) throw tooLarge(request, maxBytes, { declared });
+    const sent = await collect(body, maxBytes);
+    complete = !sent.cut;
+    if (sent.cut && !truncate) throw tooLarge(request, maxBytes, {});
+    if (coding === undefined && looksGzipped(sent.bytes)) throw unlabelledGzip(request);
+    const decoded = coding === undefined ? sent.bytes : decode(sent.bytes, coding, request, limits);
+    return { text: new TextDecoder().decode(decoded), bytes: sent.bytes.byteLength, coding };
   } finally {
     // Not read to the end: close the connection instead of draining what is left. Destroying
     // makes the body emit an abort error that nobody waits for any more.
     if (!complete) body.on('error', ignore).destroy();
   }
-  return { text: text.finish(), bytes: sent, coding };
 }
 
 function ignore(): void {}
 
-/** Thrown inside the read to stop it at the limit; never leaves `readBody`. */
-class LimitReached extends Error {
-  constructor(readonly what: 'sent' | 'decoded') {
-    super(`body limit reached (${what})`);
+/** The body's bytes up to `maxBytes`; `cut` when there were more (reading stopped there). */
+function collect(body: Readable, maxBytes: number): Promise<{ bytes: Buffer; cut: boolean }> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const finish = (cut: boolean): void => {
+      body.off('data', onData).off('end', onEnd).off('error', onError);
+      resolve({ bytes: Buffer.concat(chunks, size), cut });
+    };
+    const onData = (chunk: Buffer): void => {
+      if (size + chunk.byteLength > maxBytes) {
+        chunks.push(chunk.subarray(0, maxBytes - size));
+        size = maxBytes;
+        finish(true);
+        return;
+      }
+      chunks.push(chunk);
+      size += chunk.byteLength;
+    };
+    const onEnd = (): void => finish(false);
+    const onError = (error: unknown): void => {
+      body.off('data', onData).off('end', onEnd);
+      reject(error);
+    };
+    body.on('data', onData).once('end', onEnd).once('error', onError);
+  });
+}
+
+function decode(bytes: Buffer, coding: ContentCoding, request: string, limits: BodyLimits): Buffer {
+  try {
+    return decodeBody(bytes, coding, limits.maxBytes);
+  } catch (error) {
+    // An error answer cut at the limit cannot be decoded whole; its status says enough.
+    if (limits.truncate) return Buffer.alloc(0);
+    if (errorCode(error) === 'ERR_BUFFER_TOO_LARGE') throw tooLarge(request, limits.maxBytes, { decodedFrom: coding, sent: bytes.byteLength });
+    if (errorCode(error)?.startsWith('Z_')) throw brokenEncoding(request, coding, error);
+    throw error;
   }
 }
 
-/**
- * UTF-8 text built chunk by chunk (a character split between chunks is kept whole), counting the
- * decoded bytes against the limit.
- */
-class TextSink {
-  private readonly decoder = new TextDecoder();
-  private readonly parts: string[] = [];
-  private bytes = 0;
-
-  constructor(private readonly maxBytes: number) {}
-
-  add(chunk: Buffer): void {
-    this.bytes += chunk.byteLength;
-    if (this.bytes > this.maxBytes) throw new LimitReached('decoded');
-    this.parts.push(this.decoder.decode(chunk, { stream: true }));
-  }
-
-  finish(): string {
-    this.parts.push(this.decoder.decode());
-    return this.parts.join('');
-  }
-}
-
-function isZlibError(error: unknown): boolean {
+function errorCode(error: unknown): string | undefined {
   const code = (error as { code?: unknown } | undefined)?.code;
-  return typeof code === 'string' && code.startsWith('Z_');
+  return typeof code === 'string' ? code : undefined;
 }
 
 interface TooLargeFacts {
   /** Content-Length announced beyond the limit: nothing was read. */
   readonly declared?: number;
-  /** The limit was passed while decoding this coding, after `sent` bytes as sent. */
+  /** The limit was passed while decoding this coding, from `sent` bytes as sent. */
   readonly decodedFrom?: ContentCoding;
   readonly sent?: number;
 }
@@ -125,7 +108,7 @@ function tooLarge(request: string, maxBytes: number, facts: TooLargeFacts): ApiE
     facts.declared !== undefined
       ? ` (Content-Length: ${facts.declared}); nothing was read`
       : facts.decodedFrom !== undefined
-        ? ` once decoded from ${facts.decodedFrom} (${formatBytes(facts.sent ?? 0)} as sent); reading stopped there`
+        ? ` once decoded from ${facts.decodedFrom} (${formatBytes(facts.sent ?? 0)} as sent); decoding stopped there`
         : '; reading stopped there';
   return new ApiError(ApiErrorCode.tooLarge, `${request} answered with more than ${formatBytes(maxBytes)} (api.maxResponseBytes)${how}`, {
     retriable: false,

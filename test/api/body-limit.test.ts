@@ -64,7 +64,7 @@ describe('api.maxResponseBytes', () => {
     const error = await rejectionOf(client.getDocument('/x/'));
     expect(bomb.length).toBeLessThan(MiB);
     expect(error.code).toBe(ApiErrorCode.tooLarge);
-    expect(error.message).toMatch(/more than 1 MiB \(api\.maxResponseBytes\) once decoded from gzip \([\d.]+ KiB as sent\); reading stopped there/);
+    expect(error.message).toMatch(/more than 1 MiB \(api\.maxResponseBytes\) once decoded from gzip \([\d.]+ KiB as sent\); decoding stopped there/);
     expect(error.details).toMatchObject({ retriable: false, contentEncoding: 'gzip' });
     expect(api.requests).toHaveLength(1);
     await client.close();
