@@ -61,10 +61,10 @@ export const DEFAULT_RETRY_BASE_MS = 500;
 export const DEFAULT_RETRY_MAX_BACKOFF_MS = 30_000;
 /**
  * The largest answer a valid config can ask for is a history over the longest window
- * (sync.windowDays 3,660): ~250 KB daily, ~11 MB if the API sends hourly points for all four
- * device series; a page of 1,000 accounts or roles is under 1 MB. 32 MiB leaves three times
- * that, and bounds what one answer in flight can cost (text plus parsed JSON, several times its
- * size) when api.concurrency answers arrive at once.
+ * (sync.windowDays 3,660): 246 KB for the simulator's two-series users history, about twice that
+ * for the four device series, ~11 MB if the API sent them hourly; a page of 1,000 accounts or
+ * roles is under 1 MB. 32 MiB leaves three times that, and bounds what one answer in flight can
+ * cost (text plus parsed JSON, several times its size) when api.concurrency answers arrive at once.
  */
 export const DEFAULT_MAX_RESPONSE_BYTES = 33_554_432;
 /** Waits at least this long are logged at info: a quiet client must not look hung. */

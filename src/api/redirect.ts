@@ -12,7 +12,8 @@ export function redirectError(status: number, location: string | undefined, curr
   if (target === undefined) {
     return new ApiError(
       ApiErrorCode.redirect,
-      `${request} answered ${status} (a redirect) without a usable Location header${location ? ` (${redact(JSON.stringify(location.slice(0, 200)))})` : ''}`,
+      // An unreadable Location is not quoted: it may hold credentials displayUrl cannot find.
+      `${request} answered ${status} (a redirect) without a usable Location header${location?.trim() ? ' (the one sent is not a URL)' : ''}`,
       {
         retriable: false,
         status,

@@ -58,7 +58,8 @@ export function createTransport(options: TransportOptions): Transport {
         // The signal stays attached while the body streams, so the deadline covers reading it.
         const status = response.statusCode;
         const truncate = status < 200 || status >= 300;
-        const body = await readBody(response.body, response.headers, request, { maxBytes: truncate ? Math.min(maxResponseBytes, ERROR_BODY_BYTES) : maxResponseBytes, truncate });
+        const maxBytes = truncate ? Math.min(maxResponseBytes, ERROR_BODY_BYTES) : maxResponseBytes;
+        const body = await readBody(response.body, response.headers, request, { maxBytes, truncate });
         return {
           status,
           retryAfter: response.headers['retry-after'],

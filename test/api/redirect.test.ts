@@ -27,9 +27,12 @@ describe('3xx answers', () => {
     }
   });
 
-  it('an empty Location is no Location', async () => {
+  it('an empty Location is no Location; one that is not a URL is not quoted', async () => {
     const { error } = await redirected(302, ' ');
-    expect(error.message).toContain('without a usable Location header');
+    expect(error.message).toMatch(/without a usable Location header$/);
+    const unreadable = await redirected(302, `http://[user:${TOKEN}`);
+    expect(unreadable.error.message).toMatch(/without a usable Location header \(the one sent is not a URL\)$/);
+    expect(unreadable.error.message).not.toContain(TOKEN.slice(0, 6));
   });
 
   it('within the same origin: not followed, the target named', async () => {
