@@ -26,9 +26,10 @@ export const DEFAULT_MAX_PAGES = 1_000;
 const noRedaction = (text: string): string => text;
 
 /**
- * Page-based pagination (spec §8): follows `links.next` until it is null or absent. A list
- * without `links` is a single page. The next link is checked before it is requested: another
- * origin is refused, a loop (see PageLoopGuard) is an error, and the page count is capped.
+ * Page-based pagination (README, "Assumptions about the API"): follows `links.next` until it is
+ * null or absent. A list without `links` is a single page. The next link is checked before it is
+ * requested: another origin is refused, a loop (see PageLoopGuard) is an error, and the page
+ * count is capped.
  */
 export async function* followPages(
   firstUrl: URL,
