@@ -1,7 +1,9 @@
 import { registerSecret, type Logger } from '../log/index.js';
+import { ACCEPT_ENCODING, type ContentCoding } from './content-encoding.js';
 import { ApiError, ApiErrorCode, isApiError } from './errors.js';
 import { expectList, toJsonApiDocument, type JsonApiDocument, type JsonApiListDocument } from './jsonapi.js';
 import { assertSameOrigin, DEFAULT_MAX_PAGES, followPages, pathOf } from './paginate.js';
+import { redirectError } from './redirect.js';
 import { abortedError, parseRetryAfter, withRetries, type RetryPolicy } from './retry-policy.js';
 import { StatsRecorder, type ClientStats } from './stats.js';
 import { statusError } from './status-error.js';
@@ -23,8 +25,10 @@ export interface ApiClientOptions {
   readonly retryBaseMs?: number;
   /** Backoff cap (default 30 s); Retry-After may ask for longer and gets it. */
   readonly retryMaxBackoffMs?: number;
-  /** Pages one `paginate` call may fetch (default 10 000). */
+  /** Pages one `paginate` call may fetch (api.maxPages, default 1,000). */
   readonly maxPages?: number;
+  /** Largest body read, as sent and as decoded (api.maxResponseBytes, default 32 MiB). */
+  readonly maxResponseBytes?: number;
   /** Successes in a row that earn one slot back after a 429 (default 10). */
   readonly recoverAfterSuccesses?: number;
 }
@@ -57,6 +61,14 @@ export interface ApiClient {
 export const JSON_API_MEDIA_TYPE = 'application/vnd.api+json';
 export const DEFAULT_RETRY_BASE_MS = 500;
 export const DEFAULT_RETRY_MAX_BACKOFF_MS = 30_000;
+/**
+ * The largest answer a valid config can ask for is a history over the longest window
+ * (sync.windowDays 3,660): 246 KB for the simulator's two-series users history, about twice that
+ * for the four device series, ~11 MB if the API sent them hourly; a page of 1,000 accounts or
+ * roles is under 1 MB. 32 MiB leaves three times that, and bounds what one answer in flight can
+ * cost (text plus parsed JSON, several times its size) when api.concurrency answers arrive at once.
+ */
+export const DEFAULT_MAX_RESPONSE_BYTES = 33_554_432;
 /** Waits at least this long are logged at info: a quiet client must not look hung. */
 const LONG_WAIT_MS = 5_000;
 
@@ -72,7 +84,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   const transport = createTransport({
     connections: options.concurrency,
     timeoutMs,
-    headers: { authorization: `Bearer ${token}`, accept: JSON_API_MEDIA_TYPE, 'user-agent': userAgent() },
+    maxResponseBytes: options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
+    headers: { authorization: `Bearer ${token}`, accept: JSON_API_MEDIA_TYPE, 'accept-encoding': ACCEPT_ENCODING, 'user-agent': userAgent() },
   });
   const throttle = createThrottle({
     concurrency: options.concurrency,
@@ -111,9 +124,10 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       logAttempt(url, attemptNumber, startedAt, stream, response.status);
       if (response.status >= 200 && response.status < 300) {
         slot.succeeded();
-        context.onResponseDate?.(Array.isArray(response.date) ? response.date[0] : response.date);
-        return parseJson(response.text, request, response.status);
+        context.onResponseDate?.(response.date);
+        return parseJson(response.text, request, response.status, response.coding);
       }
+      if (response.status >= 300 && response.status < 400) throw redirectError(response.status, response.location, url, origin, request, redact);
       if (response.status === 429) {
         slot.throttled();
         stats.add(stream, 'throttled');
@@ -133,14 +147,16 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     logger.debug({ method: 'GET', url: pathOf(url), status, error: code, attempt: attemptNumber, ms, stream }, 'api request');
   }
 
-  function parseJson(text: string, request: string, status: number): unknown {
+  function parseJson(text: string, request: string, status: number, coding: ContentCoding | undefined): unknown {
     try {
       return JSON.parse(text);
     } catch (error) {
-      throw new ApiError(ApiErrorCode.badBody, `${request} returned malformed JSON: ${withoutExcerpts(redact((error as Error).message)).slice(0, 200)}`, {
+      const body = coding ? ` (a ${coding}-encoded body, decoded)` : '';
+      throw new ApiError(ApiErrorCode.badBody, `${request} returned malformed JSON${body}: ${withoutExcerpts(redact((error as Error).message)).slice(0, 200)}`, {
         retriable: true,
         status,
         request,
+        ...(coding ? { details: { contentEncoding: coding } } : {}),
       });
     }
   }
@@ -186,7 +202,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         stats.add(context.stream, 'pages');
         return page;
       };
-      yield* followPages(first, fetchPage, { origin, maxPages });
+      yield* followPages(first, fetchPage, { origin, maxPages, redact, ...(context.stream === undefined ? {} : { stream: context.stream }) });
     },
     stats: stats.view,
     logSummary: (target = logger) => stats.logSummary(target),

@@ -11,8 +11,14 @@ export const ApiErrorCode = {
   notFound: 'VENUE_API_NOT_FOUND',
   /** 400/422: the API rejected the request itself (filter or date values). */
   badRequest: 'VENUE_API_BAD_REQUEST',
-  /** Any other status the client does not expect (3xx, 405, 409, 501…). */
+  /** Any other status the client does not expect (405, 409, 501…). */
   unexpectedStatus: 'VENUE_API_HTTP',
+  /** A 3xx, with or without Location: redirects are not followed (the token stays home). */
+  redirect: 'VENUE_API_REDIRECT',
+  /** The body, as sent or decoded, exceeds api.maxResponseBytes; reading stopped there. */
+  tooLarge: 'VENUE_API_RESPONSE_TOO_LARGE',
+  /** A Content-Encoding not asked for (or a compressed body not labelled as such). */
+  contentEncoding: 'VENUE_API_CONTENT_ENCODING',
   /** A 2xx whose body is an `errors` document. */
   errorDocument: 'VENUE_API_ERROR_DOCUMENT',
   /** Valid JSON that is not the JSON:API document the spec describes. */

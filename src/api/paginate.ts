@@ -1,42 +1,69 @@
+import { displayUrl } from './display-url.js';
 import { ApiError, ApiErrorCode } from './errors.js';
 import type { JsonApiListDocument } from './jsonapi.js';
+import { PageLoopGuard, type PageLoop } from './page-loop.js';
 
 export interface FollowPagesOptions {
   /** Origin of api.baseUrl: the only one the token may be sent to. */
   readonly origin: string;
-  /** Refuse to fetch more pages than this: a server bug must not run forever. */
+  /** Refuse to fetch more pages than this (api.maxPages): a server bug must not run forever. */
   readonly maxPages: number;
+  /** The stream the list belongs to, named in errors. */
+  readonly stream?: string;
+  /** Removes the token from links quoted in errors. */
+  readonly redact?: (text: string) => string;
 }
 
-export const DEFAULT_MAX_PAGES = 10_000;
+/**
+ * The lists venue-etl pages through are one venue's or project's roles, a rating-statistics
+ * list filtered to one venue, and accounts by at most api.accountsBatchSize (≤ 200) ids. 1,000
+ * pages hold 100,000 resources at the default api.pageSize (20,000 if the API clamps pages to 20):
+ * far more than any of those. A links.next that never ends (one that changes its query string on
+ * every page, so that no link repeats) ran 10,000 pages for ~6 minutes before the former cap.
+ */
+export const DEFAULT_MAX_PAGES = 1_000;
+
+const noRedaction = (text: string): string => text;
 
 /**
- * Page-based pagination (spec §8): follows `links.next` until it is null or absent. A list
- * without `links` is a single page. The next link is checked before it is requested: another
- * origin is refused, a link seen before is a loop, and the page count is capped.
+ * Page-based pagination (README, "Assumptions about the API"): follows `links.next` until it is
+ * null or absent. A list without `links` is a single page. The next link is checked before it is
+ * requested: another origin is refused, a loop (see PageLoopGuard) is an error, and the page
+ * count is capped.
  */
 export async function* followPages(
   firstUrl: URL,
   fetchPage: (url: URL) => Promise<JsonApiListDocument>,
   options: FollowPagesOptions,
 ): AsyncGenerator<JsonApiListDocument> {
-  const seen = new Set<string>([firstUrl.href]);
+  const redact = options.redact ?? noRedaction;
+  const request = `GET ${displayUrl(firstUrl, redact)}`;
+  // Names the stream and, through the first request's path and filter, the venue or project.
+  const list: ListName = { request, text: options.stream ? `${options.stream}: ${request}` : request };
+  const guard = new PageLoopGuard(firstUrl);
   let url: URL | undefined = firstUrl;
   for (let pages = 0; url !== undefined; ) {
-    if (pages === options.maxPages) throw tooManyPages(firstUrl, options.maxPages);
+    if (pages === options.maxPages) throw tooManyPages(list, url, options, redact);
     const page = await fetchPage(url);
     pages += 1;
-    const next = nextPageUrl(page, url, options.origin);
+    const next = nextPageUrl(page, url, options.origin, list);
     if (next !== undefined) {
-      if (seen.has(next.href)) throw paginationLoop(next, pages);
-      seen.add(next.href);
+      const loop = guard.check(page, pages, url, next);
+      if (loop) throw paginationLoop(list, loop, next, pages, options, redact);
     }
     yield page;
     url = next;
   }
 }
 
-function nextPageUrl(page: JsonApiListDocument, current: URL, origin: string): URL | undefined {
+interface ListName {
+  /** The first page's request. */
+  readonly request: string;
+  /** `<stream>: <request>` */
+  readonly text: string;
+}
+
+function nextPageUrl(page: JsonApiListDocument, current: URL, origin: string, list: ListName): URL | undefined {
   const next = page.links?.next;
   if (next === undefined || next === null || next === '') return undefined;
   let url: URL;
@@ -50,26 +77,32 @@ function nextPageUrl(page: JsonApiListDocument, current: URL, origin: string): U
       cause: error,
     });
   }
-  assertSameOrigin(url, origin, `links.next of GET ${pathOf(current)}`);
+  assertSameOrigin(url, origin, `links.next of ${list.text} (on page GET ${pathOf(current)})`);
   return url;
 }
 
-function paginationLoop(next: URL, pages: number): ApiError {
-  return new ApiError(ApiErrorCode.paginationLoop, `pagination loops: links.next ${pathOf(next)} came a second time after ${pages} pages`, {
+function paginationLoop(list: ListName, loop: PageLoop, next: URL, pages: number, options: FollowPagesOptions, redact: (text: string) => string): ApiError {
+  const link = displayUrl(next, redact);
+  return new ApiError(ApiErrorCode.paginationLoop, `${list.text}: pagination loops after ${pages} page${pages === 1 ? '' : 's'}: ${loop.reason}; links.next ${link} was not followed`, {
     retriable: false,
-    request: `GET ${pathOf(next)}`,
-    hint: 'The API repeats a page link; report it to the API provider. A smaller api.pageSize may avoid it.',
-    details: { pages },
+    request: list.request,
+    hint: 'The API repeats pages of this list; report it to the API provider. A different api.pageSize may avoid it; the list is read again on the next run.',
+    details: { ...streamOf(options), pages, loop: loop.kind, lastLink: link },
   });
 }
 
-function tooManyPages(first: URL, maxPages: number): ApiError {
-  return new ApiError(ApiErrorCode.tooManyPages, `GET ${pathOf(first)} has more than ${maxPages} pages; stopped following links.next`, {
+function tooManyPages(list: ListName, next: URL, options: FollowPagesOptions, redact: (text: string) => string): ApiError {
+  const link = displayUrl(next, redact);
+  return new ApiError(ApiErrorCode.tooManyPages, `${list.text} still had a links.next after ${options.maxPages} pages (api.maxPages); stopped before ${link}`, {
     retriable: false,
-    request: `GET ${pathOf(first)}`,
-    hint: 'Raise api.pageSize so that fewer pages are needed, or narrow the request (fewer ids, a shorter window).',
-    details: { maxPages },
+    request: list.request,
+    hint: `If this list really is that long, raise api.maxPages (now ${options.maxPages}) or api.pageSize; if its links.next never ends, report it to the API provider.`,
+    details: { ...streamOf(options), maxPages: options.maxPages, lastLink: link },
   });
+}
+
+function streamOf(options: FollowPagesOptions): { stream?: string } {
+  return options.stream === undefined ? {} : { stream: options.stream };
 }
 
 /** Checked before every request: the bearer token must never travel to another host. */

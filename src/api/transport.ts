@@ -1,6 +1,8 @@
 import { Agent } from 'undici';
 import { startDeadline } from './deadline.js';
-import { ApiError, ApiErrorCode } from './errors.js';
+import type { ContentCoding } from './content-encoding.js';
+import { ApiError, ApiErrorCode, isApiError } from './errors.js';
+import { readBody } from './read-body.js';
 import { abortedError } from './retry-policy.js';
 
 export interface TransportOptions {
@@ -10,15 +12,22 @@ export interface TransportOptions {
   readonly timeoutMs: number;
   /** Sent on every request; built once. */
   readonly headers: Readonly<Record<string, string>>;
+  /** api.maxResponseBytes: a larger successful answer fails; an error answer is cut there. */
+  readonly maxResponseBytes: number;
 }
 
 export interface TransportResponse {
   readonly status: number;
   readonly retryAfter: string | string[] | undefined;
   /** The `Date` header: the server's clock when it answered. */
-  readonly date: string | string[] | undefined;
+  readonly date: string | undefined;
+  /** Where a 3xx points (redirects are not followed). */
+  readonly location: string | undefined;
   readonly text: string;
+  /** Body bytes as sent (compressed, when it was). */
   readonly bytes: number;
+  /** The Content-Encoding the body was decoded from. */
+  readonly coding: ContentCoding | undefined;
 }
 
 /** One GET attempt, body read to the end; failures become transient or aborted `ApiError`s. */
@@ -27,12 +36,10 @@ export interface Transport {
   close(): Promise<void>;
 }
 
-const decoder = new TextDecoder();
-
 const TIMEOUT_CODES: ReadonlySet<string> = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT']);
 
 export function createTransport(options: TransportOptions): Transport {
-  const { timeoutMs, headers } = options;
+  const { timeoutMs, headers, maxResponseBytes } = options;
   // undici's own timeouts default to 300 s; the per-attempt deadline below is the real bound,
   // these only make a stuck socket fail with a precise error code.
   const agent = new Agent({
@@ -51,8 +58,19 @@ export function createTransport(options: TransportOptions): Transport {
         const response = await agent.request({ origin: url.origin, path: `${url.pathname}${url.search}`, method: 'GET', headers, signal: deadline.signal });
         phase = 'body';
         // The signal stays attached while the body streams, so the deadline covers reading it.
-        const body = await response.body.bytes();
-        return { status: response.statusCode, retryAfter: response.headers['retry-after'], date: response.headers.date, text: decoder.decode(body), bytes: body.byteLength };
+        const status = response.statusCode;
+        const truncate = status < 200 || status >= 300;
+        const maxBytes = truncate ? Math.min(maxResponseBytes, ERROR_BODY_BYTES) : maxResponseBytes;
+        const body = await readBody(response.body, response.headers, request, { maxBytes, truncate });
+        return {
+          status,
+          retryAfter: response.headers['retry-after'],
+          date: singleHeader(response.headers.date),
+          location: singleHeader(response.headers.location),
+          text: body.text,
+          bytes: body.bytes,
+          coding: body.coding,
+        };
       } catch (error) {
         throw transportError(error, phase, request, callerSignal, deadline.expired, timeoutMs);
       } finally {
@@ -61,6 +79,13 @@ export function createTransport(options: TransportOptions): Transport {
     },
     close: () => agent.close(),
   };
+}
+
+/** An error answer's body only adds detail to its status: its first 64 KiB are plenty. */
+const ERROR_BODY_BYTES = 65_536;
+
+function singleHeader(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
 }
 
 type Phase = 'headers' | 'body';
@@ -74,6 +99,8 @@ function transportError(
   timeoutMs: number,
 ): ApiError {
   if (callerSignal?.aborted) return abortedError(request, callerSignal.reason);
+  // Already classified while reading the body (too large, encoding).
+  if (isApiError(error) && !expired) return error;
   const own = (error as { code?: unknown } | undefined)?.code;
   const code = typeof own === 'string' ? own : undefined;
   if (expired || (code !== undefined && TIMEOUT_CODES.has(code))) {

@@ -32,7 +32,14 @@ const ApiSchema = z.strictObject({
   token: z.string().min(1, 'must not be empty'),
   concurrency: positiveInt(256).default(8),
   pageSize: positiveInt(1000).default(100),
+  /** Pages one list may take; a longer list fails its slice (default: see DEFAULT_MAX_PAGES). */
+  maxPages: positiveInt(1_000_000).default(1_000),
   timeoutMs: z.number().int().min(100).max(600_000).default(30_000),
+  /**
+   * Largest answer read, as sent and decoded; a larger one fails its slice (default: see
+   * DEFAULT_MAX_RESPONSE_BYTES). At most 256 MiB: V8 strings end at ~512 M characters.
+   */
+  maxResponseBytes: z.number().int().min(1024).max(268_435_456).default(33_554_432),
   maxRetries: z.number().int().min(0).max(20).default(6),
   /** Longest Retry-After the client will honour before giving the slice up. */
   maxRetryAfterMs: z.number().int().min(0).max(3_600_000).default(120_000),

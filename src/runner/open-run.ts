@@ -11,6 +11,8 @@ export function clientFor(config: Config, logger: Logger): ApiClient {
     timeoutMs: config.api.timeoutMs,
     maxRetries: config.api.maxRetries,
     maxRetryAfterMs: config.api.maxRetryAfterMs,
+    maxResponseBytes: config.api.maxResponseBytes,
+    maxPages: config.api.maxPages,
     logger,
     ...(config.api.maxRequestsPerSecond === undefined ? {} : { maxRequestsPerSecond: config.api.maxRequestsPerSecond }),
   });

@@ -201,7 +201,7 @@ describe('errors that are not retried', () => {
     await client.close();
   });
 
-  it('an unexpected status (a redirect) is not followed', async () => {
+  it('a redirect is not followed', async () => {
     const api = await serve((_req, res) => {
       res.writeHead(302, { location: 'http://elsewhere.example/' });
       res.end();
@@ -209,7 +209,7 @@ describe('errors that are not retried', () => {
     const client = testClient(api.url);
     const error = await rejectionOf(client.getDocument('/x/'));
     expect(api.requests).toHaveLength(1);
-    expect(error.code).toBe(ApiErrorCode.unexpectedStatus);
+    expect(error.code).toBe(ApiErrorCode.redirect);
     expect(error.details.status).toBe(302);
     await client.close();
   });

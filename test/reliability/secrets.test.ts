@@ -154,7 +154,7 @@ it('no secret reaches a log, an output, the warehouse, the Parquet export, the j
     c.scope = { venues: ['00000000-0000-4000-8000-000000000099'], projects: [] };
   }));
   await echo.close();
-  // The foreign next link stops the run (exit 1); the other venues fail one by one.
+  // Every venue fails on its own (exit 3), the foreign next link and the redirect included.
   expect([1, 3], describeRun(echoed)).toContain(echoed.code);
   expect(echoedRefused.code, describeRun(echoedRefused)).toBe(1);
   expect(echo.requests.some((r) => r.includes('/next?'))).toBe(false);
