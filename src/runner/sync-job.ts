@@ -17,6 +17,8 @@ export interface SyncOptions {
   readonly until?: string;
   readonly job?: string;
   readonly signal?: AbortSignal;
+  /** A second signal: the run stops without waiting for queued commits, and is still recorded. */
+  readonly hurry?: AbortSignal;
   readonly now?: Date;
   readonly progressTty?: NodeJS.WriteStream;
 }
@@ -73,6 +75,7 @@ export async function runSync(
         config, logger, client, warehouse, chains, cursorFor,
         detail: { until, streams: scope.streams, venues: scope.venues.length },
         ...(options.signal ? { signal: options.signal } : {}),
+        ...(options.hurry ? { hurry: options.hurry } : {}),
         ...(options.progressTty ? { progressTty: options.progressTty } : {}),
       });
     } finally {
