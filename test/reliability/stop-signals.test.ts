@@ -6,7 +6,7 @@
  * the stop, but the run must be recorded — finished, status partial or failed, the reason in
  * its detail, every planned slice in exactly one count — before the process exits.
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -19,9 +19,12 @@ import { budget, reportFigure, reportTable, size } from './figures.js';
 const PAUSE_ENV = 'VENUE_ETL_TEST_PAUSE_BEFORE_COMMIT_MS';
 const NEVER = '0 0 1 1 *';
 const fixtures: Fixture[] = [];
+const children: ChildProcess[] = [];
 
 beforeAll(() => assertBuilt());
 afterEach(async () => {
+  // A failed expectation must not leave a serve or sync behind.
+  for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   for (const fixture of fixtures.splice(0)) await fixture.close();
 });
 
@@ -38,6 +41,7 @@ it('merges every acknowledged event when serve gets SIGTERM right after acknowle
     const port = await freePort();
     const config = writeServeConfig(fx, port, { 'nightly-sync': NEVER, 'roles-snapshot': NEVER, 'parquet-export': NEVER });
     const serve = await startServe(fx, config, port);
+    children.push(serve.child);
     const { stats, expected } = await sendEvents({ receiverBaseUrl: serve.url, authorization: AUTH, world: fx.sim.world, count: 300, concurrency: 8 });
     expect(stats.acknowledged).toBe(300);
     serve.child.kill('SIGTERM');
@@ -64,6 +68,7 @@ interface Stopped {
 /** Starts `args`, waits for the `moment`-th transaction held before COMMIT, sends `signal` twice (100 ms apart). */
 async function stopTwice(fx: Fixture, args: readonly string[], signal: NodeJS.Signals, moment: number, startedWhen?: RegExp): Promise<Stopped> {
   const child = spawn(process.execPath, [CLI, ...args], { cwd: fx.dir, env: { ...fx.env, VENUE_RECEIVER_AUTHORIZATION: AUTH, [PAUSE_ENV]: '600' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  children.push(child);
   let stderr = '';
   let paused = 0;
   let sent = false;
