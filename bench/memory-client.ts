@@ -19,6 +19,7 @@ export function memoryClient(bodies: SeriesBodies): ApiClient {
     retries: 0,
     pages: 0,
     failures: 0,
+    aborted: 0,
     throttled: 0,
     get bytes() {
       return bytes;

@@ -1,15 +1,18 @@
 #!/usr/bin/env node
 import { runCli } from './cli/main.js';
 
-// SIGINT/SIGTERM abort the running command's signal; commands stop after what is committing.
-// A second signal exits at once.
-const controller = new AbortController();
+// SIGINT/SIGTERM: the first stops the command (it commits what is finished and records its run);
+// a second hurries it (nothing more is waited for) and it still records its run before it exits;
+// a third exits at once (a run left 'running' is then marked failed by the next one).
+const stop = new AbortController();
+const hurry = new AbortController();
 let signals = 0;
 for (const name of ['SIGINT', 'SIGTERM'] as const) {
   process.on(name, () => {
     signals += 1;
-    if (signals > 1) process.exit(130);
-    controller.abort(new Error(`received ${name}`));
+    if (signals === 1) stop.abort(new Error(`received ${name}`));
+    else if (signals === 2) hurry.abort(new Error(`received a second ${name}`));
+    else process.exit(130);
   });
 }
 
@@ -17,6 +20,7 @@ const code = await runCli(process.argv.slice(2), {
   stdout: process.stdout,
   stderr: process.stderr,
   env: process.env,
-  signal: controller.signal,
+  signal: stop.signal,
+  hurry: hurry.signal,
 });
 process.exitCode = code;

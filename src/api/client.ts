@@ -180,7 +180,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         },
       });
     } catch (error) {
-      stats.add(stream, 'failures');
+      // A run told to stop abandons its calls: counted apart, so a Ctrl-C shows no failures.
+      stats.add(stream, signal?.aborted ? 'aborted' : 'failures');
       if (isApiError(error) && error.code === ApiErrorCode.auth) refusedToken ??= error;
       // Aborted while waiting for a slot or a token: the signal's own error, made a coded one.
       if (!isApiError(error) && signal?.aborted) throw abortedError(request, signal.reason);

@@ -6,8 +6,10 @@ export interface RequestCounts {
   readonly retries: number;
   /** List pages received through `paginate`. */
   readonly pages: number;
-  /** Calls that ended in an error for the caller (after any retries). */
+  /** Calls that ended in an error for the caller (after any retries), aborted ones excepted. */
   readonly failures: number;
+  /** Calls given up because the caller's signal aborted (a stopping run): not failures. */
+  readonly aborted: number;
   /** 429 answers. */
   readonly throttled: number;
   /** Response body bytes. */
@@ -30,6 +32,7 @@ class Counts implements RequestCounts {
   retries = 0;
   pages = 0;
   failures = 0;
+  aborted = 0;
   throttled = 0;
   bytes = 0;
   private firstAt: number | undefined;
@@ -48,8 +51,8 @@ class Counts implements RequestCounts {
   }
 
   toJSON(): RequestCounts {
-    const { requests, retries, pages, failures, throttled, bytes, durationMs } = this;
-    return { requests, retries, pages, failures, throttled, bytes, durationMs };
+    const { requests, retries, pages, failures, aborted, throttled, bytes, durationMs } = this;
+    return { requests, retries, pages, failures, aborted, throttled, bytes, durationMs };
   }
 }
 
@@ -68,6 +71,7 @@ export class StatsRecorder {
       get retries() { return total.retries; },
       get pages() { return total.pages; },
       get failures() { return total.failures; },
+      get aborted() { return total.aborted; },
       get throttled() { return total.throttled; },
       get bytes() { return total.bytes; },
       get durationMs() { return total.durationMs; },

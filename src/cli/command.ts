@@ -15,6 +15,8 @@ export interface CommandIo {
   readonly env: Readonly<Record<string, string | undefined>>;
   /** Aborted on SIGINT/SIGTERM: long-running work stops cleanly after what is committing. */
   readonly signal: AbortSignal;
+  /** Aborted on a second signal: stop waiting for anything, but still record the run. */
+  readonly hurry?: AbortSignal;
 }
 
 export interface ParsedArgs {

@@ -25,7 +25,7 @@ export function mainHelp(commands: readonly Command[]): string {
     'Usage: venue-etl <command> [options]',
     '',
     'Commands:',
-    ...commands.map((c) => `  ${c.name.padEnd(10)} ${c.summary}`),
+    ...commands.map((c) => `  ${c.name.padEnd(12)} ${c.summary}`),
     '',
     'Every command takes --config PATH (default ./venue-etl.config.json), --log-level LEVEL and --help.',
     'Run `venue-etl demo` to see everything work against the built-in simulator.',

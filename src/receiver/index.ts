@@ -1,6 +1,6 @@
 /** The upsert event receiver (spec §6, CONTRACT §5): HTTP intake, durable journal, merge into the warehouse. */
 export { startReceiver } from './start-receiver.js';
-export type { StartReceiverOptions, RunningReceiver } from './start-receiver.js';
+export type { StartReceiverOptions, RunningReceiver, CloseOptions } from './start-receiver.js';
 export { mergeJournal } from './merge-journal.js';
 export type { MergeJournalOptions } from './merge-journal.js';
 export type { MergeResult } from './merge-result.js';
@@ -11,3 +11,4 @@ export { validateEvent } from './validate-event.js';
 export type { FieldProblem } from './validate-event.js';
 export { UpsertEventBody } from './event-schema.js';
 export { EVENTS_PATH } from './intake-handler.js';
+export { journalDirOf } from './journal-dir.js';

@@ -86,12 +86,11 @@ export function createIntakeHandler(options: IntakeOptions): (request: IncomingM
     try {
       await options.append(read.body, Date.now());
     } catch (error) {
-      return refusal(503, 'unavailable', 'the event could not be stored durably; retry later', {
-        bytes,
-        eventId,
-        reason: (error as { code?: string }).code ?? 'journal_unavailable',
-        headers: { 'retry-after': String(RETRY_AFTER_SECONDS) },
-      });
+      const reason = (error as { code?: string }).code ?? 'journal_unavailable';
+      const [code, message] = reason === 'VENUE_RECEIVER_JOURNAL_FULL'
+        ? ['journal_full', 'too many events wait for the warehouse; retry later']
+        : ['unavailable', 'the event could not be stored durably; retry later'];
+      return refusal(503, code, message, { bytes, eventId, reason, headers: { 'retry-after': String(RETRY_AFTER_SECONDS) } });
     }
     options.onAccepted?.();
     return { status: 200, body: { status: 'accepted', event_id: eventId }, eventId, bytes };
@@ -110,7 +109,7 @@ export function createIntakeHandler(options: IntakeOptions): (request: IncomingM
         const close: Record<string, string> = answer.unread || options.isClosing?.() ? { connection: 'close' } : {};
         sendJson(response, answer.status, answer.body, { ...answer.headers, ...close });
         const entry = { method: request.method, path, status: answer.status, ms: Math.round((performance.now() - started) * 10) / 10, bytes: answer.bytes, eventId: answer.eventId, reason: answer.reason };
-        if (answer.status === 503) options.logger.warn(entry, 'event not accepted: journal unavailable');
+        if (answer.status === 503) options.logger.warn(entry, answer.reason === 'VENUE_RECEIVER_JOURNAL_FULL' ? 'event not accepted: journal full' : 'event not accepted: journal unavailable');
         else if (answer.status >= 400) options.logger.info(entry, 'event request refused');
         else options.logger.debug(entry, 'event accepted');
       })

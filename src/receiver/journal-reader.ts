@@ -20,12 +20,15 @@ export interface SegmentRead {
 
 const CHUNK_BYTES = 1024 * 1024;
 
-/** Reads the records of one segment from `offset` (0 = the start of the file). */
-export async function readSegment(path: string, offset: number, limits: ReadLimits): Promise<SegmentRead> {
+/**
+ * Reads the records of one segment from `offset` (0 = the start of the file), and never past
+ * `endAt` (a cut segment's valid length) when given.
+ */
+export async function readSegment(path: string, offset: number, limits: ReadLimits, endAt?: number): Promise<SegmentRead> {
   const handle = await open(path, 'r');
   try {
     // The size is read once: bytes appended meanwhile are left for the next read.
-    const { size } = await handle.stat();
+    const size = Math.min((await handle.stat()).size, endAt ?? Number.POSITIVE_INFINITY);
     let position = Math.max(offset, SEGMENT_HEADER.length);
     if (offset < SEGMENT_HEADER.length) {
       const header = Buffer.alloc(SEGMENT_HEADER.length);

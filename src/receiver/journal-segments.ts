@@ -5,11 +5,25 @@ import { open, readdir } from 'node:fs/promises';
  * Segment files are named `<epoch ms, 15 digits>-<8 hex>.journal`: names sort in creation order
  * and are never reused, so merge progress can be keyed by name alone. The newest segment is
  * the one a running receiver appends to; every older one is sealed.
+ *
+ * A segment whose refused tail could not be cut off (see `JournalWriter`) is renamed
+ * `<epoch ms>-<8 hex>.<N>.journal`: only its first N bytes are ever read.
  */
-const SEGMENT_NAME = /^(\d{15})-[0-9a-f]{8}\.journal$/;
+const SEGMENT_NAME = /^(\d{15})-[0-9a-f]{8}(?:\.(\d{1,15}))?\.journal$/;
 
 export function isSegmentName(name: string): boolean {
   return SEGMENT_NAME.test(name);
+}
+
+/** The byte count a cut segment's name limits reading to; undefined for a plain segment. */
+export function segmentReadLimit(name: string): number | undefined {
+  const limit = SEGMENT_NAME.exec(name)?.[2];
+  return limit === undefined ? undefined : Number(limit);
+}
+
+/** `<epoch ms>-<8 hex>.<N>.journal` for `<epoch ms>-<8 hex>.journal`. */
+export function cutSegmentName(name: string, validBytes: number): string {
+  return name.replace(/\.journal$/, `.${validBytes}.journal`);
 }
 
 /** Segment names in `dir`, oldest first; none when the folder does not exist. */

@@ -4,7 +4,7 @@ import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { Logger } from '../log/index.js';
 import type { Session } from '../warehouse/index.js';
 import { readSegment, type ReadLimits, type SegmentRead } from './journal-reader.js';
-import { listSegments } from './journal-segments.js';
+import { listSegments, segmentReadLimit } from './journal-segments.js';
 import { parseRecord, type JournaledEvent } from './journaled-event.js';
 import { mergeBatch, type BatchOutcome } from './merge-batch.js';
 import type { MergeResult } from './merge-result.js';
@@ -15,6 +15,13 @@ export interface MergeJournalOptions {
   readonly logger?: Logger;
   /** The segment a writer of this process appends to: never deleted, even if not the newest. */
   readonly activeSegment?: string;
+  /**
+   * No writer appends any more (the caller holds the journal's lock with its writer sealed):
+   * the newest segment is sealed too, and deleted once merged.
+   */
+  readonly allSealed?: boolean;
+  /** Checked between transactions: true stops the merge there (status `stopped`). */
+  readonly shouldStop?: () => boolean;
   /** Records / bytes per transaction. */
   readonly batchRecords?: number;
   readonly batchBytes?: number;
@@ -42,10 +49,15 @@ export async function mergeJournal(journalDir: string, warehouse: MergeWarehouse
   const limits: ReadLimits = { maxRecords: options.batchRecords ?? 1000, maxBytes: options.batchBytes ?? 8 * 1024 * 1024 };
   const totals = { records: 0, inserted: 0, duplicates: 0, invalid: 0, batches: 0, segmentsRemoved: 0, segmentsTorn: 0 };
   const segments = await listSegments(journalDir);
+  let stopped = false;
   for (const name of segments) {
     const path = join(journalDir, name);
     let stop: SegmentRead['stop'] = 'limit';
     while (stop === 'limit') {
+      if (options.shouldStop?.()) {
+        stopped = true;
+        break;
+      }
       const step = await warehouse.transaction((session) => mergeStep(session, path, name, limits, options.logger), 'merging upsert events');
       if (step === undefined) break; // deleted by another merger meanwhile
       stop = step.read.stop;
@@ -55,7 +67,8 @@ export async function mergeJournal(journalDir: string, warehouse: MergeWarehouse
       totals.invalid += step.invalid;
       if (step.read.records.length > 0) totals.batches += 1;
     }
-    const sealed = name !== segments[segments.length - 1] && name !== options.activeSegment;
+    if (stopped) break;
+    const sealed = options.allSealed === true || (name !== segments[segments.length - 1] && name !== options.activeSegment);
     if (!sealed || stop === 'limit') continue;
     if (stop === 'torn') {
       options.logger?.warn({ segment: name }, 'journal segment ends in a torn record (an unacknowledged write cut by a crash); kept as .torn');
@@ -67,7 +80,7 @@ export async function mergeJournal(journalDir: string, warehouse: MergeWarehouse
     }
     await warehouse.transaction((session) => session.run(DELETE_PROGRESS, [name]), 'merging upsert events');
   }
-  const result: MergeResult = { status: 'merged', ...totals, durationMs: Math.round(performance.now() - started) };
+  const result: MergeResult = { status: stopped ? 'stopped' : 'merged', ...totals, durationMs: Math.round(performance.now() - started) };
   if (result.records > 0) options.logger?.info({ ...result }, 'journal merged into the warehouse');
   return result;
 }
@@ -77,7 +90,7 @@ async function mergeStep(session: Session, path: string, segment: string, limits
   const offset = rows[0]?.merged_to ?? 0;
   let read: SegmentRead;
   try {
-    read = await readSegment(path, offset, limits);
+    read = await readSegment(path, offset, limits, segmentReadLimit(segment));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;

@@ -3,9 +3,10 @@ export interface MergeResult {
   /**
    * `merged`: every record readable at the start is in the warehouse. `locked`: another
    * process writes the warehouse; nothing was merged, the journal keeps the events.
-   * `failed`: see `error`; the journal keeps the events not merged.
+   * `failed`: see `error`; the journal keeps the events not merged. `stopped`: stopped between
+   * two transactions (a stop's deadline); the rest stays in the journal for the next merge.
    */
-  readonly status: 'merged' | 'locked' | 'failed';
+  readonly status: 'merged' | 'locked' | 'failed' | 'stopped';
   /** Journal records read (redeliveries included). */
   readonly records: number;
   /** Rows added to upsert_events. */

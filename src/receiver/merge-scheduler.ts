@@ -1,5 +1,6 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import type { Logger } from '../log/index.js';
-import { mergeJournal } from './merge-journal.js';
+import { mergeJournal, type MergeJournalOptions } from './merge-journal.js';
 import { emptyMergeResult, type MergeResult } from './merge-result.js';
 import { isWarehouseLocked, type WarehouseAccess } from './warehouse-access.js';
 
@@ -11,7 +12,12 @@ export interface MergeSchedulerOptions {
   readonly logger: Logger;
   /** The writer's current segment (kept even when a merge runs in between rotations). */
   readonly activeSegment: () => string | undefined;
+  /** Told what a complete merge took in, so the journal's cap counts only unmerged bytes. */
+  readonly journal?: { mark(): number; mergedUpTo(mark: number): void };
 }
+
+/** While another process holds the warehouse, the final merge tries again this often. */
+const LOCKED_RETRY_MS = 250;
 
 /**
  * Runs merges one at a time: every `intervalMs` while the journal may hold unmerged events
@@ -61,6 +67,23 @@ export class MergeScheduler {
     await this.running?.catch(() => undefined);
   }
 
+  /**
+   * The last merge, once intake is closed and the journal sealed: everything journaled, every
+   * segment deleted once merged, for at most `timeoutMs` (waiting out another process's write
+   * lock meanwhile). It stops between two transactions at the deadline or when `hurry` aborts;
+   * what is left stays in the journal for the next start.
+   */
+  async finalMerge(timeoutMs: number, hurry?: AbortSignal): Promise<MergeResult> {
+    await this.stop();
+    const deadline = Date.now() + timeoutMs;
+    const shouldStop = (): boolean => Date.now() >= deadline || hurry?.aborted === true;
+    for (;;) {
+      const result = await this.merge({ allSealed: true, shouldStop });
+      if (result.status !== 'locked' || shouldStop()) return result;
+      await delay(Math.min(LOCKED_RETRY_MS, deadline - Date.now()), undefined, hurry ? { signal: hurry } : {}).catch(() => undefined);
+    }
+  }
+
   private schedule(): void {
     if (this.stopped || this.options.intervalMs <= 0) return;
     this.timer = setTimeout(() => {
@@ -77,8 +100,8 @@ export class MergeScheduler {
     return run;
   }
 
-  private async merge(): Promise<MergeResult> {
-    const { logger } = this.options;
+  private async merge(extra: Pick<MergeJournalOptions, 'allSealed' | 'shouldStop'> = {}): Promise<MergeResult> {
+    const { logger, journal } = this.options;
     this.dirty = false;
     // Timed from when the warehouse is ours: waiting behind other writers is not merge cost.
     let started: number | undefined;
@@ -86,8 +109,14 @@ export class MergeScheduler {
     try {
       result = await this.options.access((warehouse) => {
         started = performance.now();
-        return mergeJournal(this.options.journalDir, warehouse, { logger, activeSegment: this.options.activeSegment() });
+        const mark = journal?.mark();
+        const activeSegment = this.options.activeSegment();
+        return mergeJournal(this.options.journalDir, warehouse, { logger, ...(activeSegment ? { activeSegment } : {}), ...extra }).then((merged) => {
+          if (merged.status === 'merged' && mark !== undefined) journal?.mergedUpTo(mark);
+          return merged;
+        });
       });
+      if (result.status === 'stopped') this.dirty = true;
       if (this.lockedSince !== undefined) logger.info({ waitedMs: Date.now() - this.lockedSince }, 'warehouse free again; journal merged');
       this.lockedSince = undefined;
       this.totals.inserted += result.inserted;

@@ -33,14 +33,32 @@ export interface StartReceiverOptions {
   readonly routes?: Readonly<Record<string, (request: IncomingMessage, response: ServerResponse) => void>>;
   /** Journal segment size before rotation; default 64 MiB. */
   readonly maxSegmentBytes?: number;
+  /**
+   * Bytes of acknowledged events the journal may hold before the warehouse has taken them
+   * (`receiver.maxJournalBytes`); beyond it events get 503 with Retry-After. Default: no cap.
+   */
+  readonly maxJournalBytes?: number;
+}
+
+export interface CloseOptions {
+  /**
+   * Merge what the journal holds before closing, for at most this long; what is left is logged
+   * and merged at the next start. Default 0: no merge.
+   */
+  readonly mergeTimeoutMs?: number;
+  /** Aborted: stop waiting — drop connections still sending, end the merge after its current transaction. */
+  readonly hurry?: AbortSignal;
 }
 
 export interface RunningReceiver {
   /** `http://host:port` (events go to `${url}/users/`). */
   readonly url: string;
   readonly port: number;
-  /** Stops accepting, lets in-flight requests finish, waits for a running merge, fsyncs and closes the journal. */
-  close(): Promise<void>;
+  /**
+   * Stops accepting, lets in-flight requests finish, waits for a running merge, fsyncs the
+   * journal, merges it (with `mergeTimeoutMs`) and closes it.
+   */
+  close(options?: CloseOptions): Promise<void>;
   /** Merges everything journaled so far; `status: 'locked'` while another process writes the warehouse. */
   mergeNow(): Promise<MergeResult>;
   readonly stats: ReceiverStats;
@@ -64,6 +82,7 @@ export async function startReceiver(options: StartReceiverOptions): Promise<Runn
     dir: options.journalDir,
     logger,
     ...(options.maxSegmentBytes === undefined ? {} : { maxSegmentBytes: options.maxSegmentBytes }),
+    ...(options.maxJournalBytes === undefined ? {} : { maxUnmergedBytes: options.maxJournalBytes }),
   });
   const scheduler = new MergeScheduler({
     journalDir: options.journalDir,
@@ -71,6 +90,7 @@ export async function startReceiver(options: StartReceiverOptions): Promise<Runn
     intervalMs: options.mergeIntervalMs ?? 2000,
     logger,
     activeSegment: () => journal.activeSegment,
+    journal,
   });
   const counters = new IntakeCounters();
   let closing: Promise<void> | undefined;
@@ -107,14 +127,22 @@ export async function startReceiver(options: StartReceiverOptions): Promise<Runn
   return {
     url,
     port,
-    close: () =>
+    close: (closeOptions = {}) =>
       (closing ??= (async () => {
+        const { hurry, mergeTimeoutMs = 0 } = closeOptions;
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeIdleConnections();
+        // Hurried: a sender still writing its body is cut off; it was not answered, so it retries.
+        const cutOff = (): void => server.closeAllConnections();
+        if (hurry?.aborted) cutOff();
+        else hurry?.addEventListener('abort', cutOff, { once: true });
         await closed;
+        hurry?.removeEventListener('abort', cutOff);
         await scheduler.stop();
+        await journal.seal();
+        if (mergeTimeoutMs > 0) await mergeBeforeClose(scheduler, journal, mergeTimeoutMs, hurry, logger);
         await journal.close();
-        logger.info({ accepted: counters.accepted }, 'event receiver stopped');
+        logger.info({ accepted: counters.accepted, unmergedBytes: journal.unmergedBytes }, 'event receiver stopped');
       })()),
     mergeNow: () => scheduler.mergeNow(),
     get stats(): ReceiverStats {
@@ -128,6 +156,22 @@ export async function startReceiver(options: StartReceiverOptions): Promise<Runn
       };
     },
   };
+}
+
+/** The stop's merge; what it cannot finish is said once, at warn, with where it will go. */
+async function mergeBeforeClose(scheduler: MergeScheduler, journal: JournalWriter, timeoutMs: number, hurry: AbortSignal | undefined, logger: Logger): Promise<void> {
+  const result = await scheduler.finalMerge(timeoutMs, hurry);
+  if (result.status === 'merged') {
+    logger.info({ records: result.records, inserted: result.inserted, durationMs: result.durationMs }, 'journal merged before stopping');
+    return;
+  }
+  const why = result.status === 'locked' ? 'the warehouse stayed locked by another process'
+    : result.status === 'stopped' ? (hurry?.aborted ? 'a second signal cut the merge short' : `the merge took longer than ${timeoutMs} ms`)
+      : 'the merge failed';
+  logger.warn(
+    { status: result.status, merged: result.records, unmergedBytes: journal.unmergedBytes, err: result.error },
+    `acknowledged events left in the journal at stop (${why}); they are merged at the next start, or by \`venue-etl merge-events\``,
+  );
 }
 
 function warehouseAccessOf(options: StartReceiverOptions): WarehouseAccess {

@@ -20,6 +20,8 @@ export interface BackfillOptions {
   readonly windowDays?: number;
   readonly force?: boolean;
   readonly signal?: AbortSignal;
+  /** A second signal: the run stops without waiting for queued commits, and is still recorded. */
+  readonly hurry?: AbortSignal;
   readonly now?: Date;
   readonly progressTty?: NodeJS.WriteStream;
 }
@@ -105,8 +107,10 @@ export async function runBackfill(
         backfillFor: (slice: Slice) => ({ backfillId: plan.backfillId, sliceKey: slice.key }),
         detail: { backfillId: plan.backfillId, ...plan.params, resumedSkipping: skipping, clock: clockDetail(clock) },
         warnings,
+        doneEarlier: skipping,
         progressLabel: 'backfill',
         ...(options.signal ? { signal: options.signal } : {}),
+        ...(options.hurry ? { hurry: options.hurry } : {}),
         ...(options.progressTty ? { progressTty: options.progressTty } : {}),
       });
       if (result.status === 'succeeded') await warehouse.finishBackfill(plan.backfillId);

@@ -11,6 +11,7 @@ import { GroupCommitter } from './group-committer.js';
 import { ProgressReporter } from './progress.js';
 import { runChains } from './run-chains.js';
 import { runSlice } from './slice-runner.js';
+import type { SliceCounts } from './slice-counts.js';
 import { WeightedLimit } from './weighted-limit.js';
 import type { Warehouse } from '../warehouse/index.js';
 
@@ -24,7 +25,12 @@ export interface RunInput {
   readonly cursorFor: (slice: Slice) => CursorMove | undefined;
   readonly backfillFor?: (slice: Slice) => { backfillId: string; sliceKey: string } | undefined;
   readonly detail?: Readonly<Record<string, unknown>>;
+  /** Planned slices an earlier run already did (a resumed backfill): counted, not run again. */
+  readonly doneEarlier?: number;
+  /** Aborted: stop starting slices, abandon requests in flight, commit what is queued, record the run. */
   readonly signal?: AbortSignal;
+  /** Aborted (a second signal): do not wait for queued slices' commit either; the run is still recorded. */
+  readonly hurry?: AbortSignal;
   /** Show a progress bar here (a terminal); otherwise log progress lines. */
   readonly progressTty?: NodeJS.WriteStream;
   readonly progressLabel?: string;
@@ -36,13 +42,15 @@ export interface RunResult {
   readonly runId: string;
   readonly status: 'succeeded' | 'partial' | 'failed';
   readonly exitCode: ExitCode;
-  readonly slices: { readonly total: number; readonly done: number; readonly failed: number; readonly skipped: number };
+  readonly slices: SliceCounts;
   readonly rowsExtracted: number;
   readonly rowsWritten: number;
   readonly requests: number;
   readonly retries: number;
   readonly durationMs: number;
   readonly interrupted: boolean;
+  /** Why an interrupted run stopped, e.g. "received SIGTERM". */
+  readonly interruption?: string;
   /** The error that stopped the run, formatted for a human. */
   readonly fatal?: string;
   readonly drift: readonly { stream: string; attribute: string }[];
@@ -57,7 +65,7 @@ const MAX_CHAINS_IN_FLIGHT = 4096;
  * roles point to. Slices commit through the group committer; failures land in sync_errors.
  */
 export async function executeRun(input: RunInput): Promise<RunResult> {
-  const { warehouse, client, logger, config } = input;
+  const { warehouse, client, logger } = input;
   // Every request in flight or waiting out a backoff listens on the run's signal (and stops
   // listening when it ends), so more than Node's default of 10 at once is normal here, not a leak.
   if (input.signal) setMaxListeners(0, input.signal);
@@ -66,11 +74,26 @@ export async function executeRun(input: RunInput): Promise<RunResult> {
   const retriesBefore = client.stats.retries;
   await warehouse.markAbandonedRuns();
   const runId = await warehouse.startRun(input.job, { pid: process.pid, ...input.detail });
+  try {
+    return await runStarted(input, runId, started, requestsBefore, retriesBefore);
+  } catch (error) {
+    // Whatever broke, the run does not stay 'running': it is recorded as failed, with why.
+    const fatal = scrubSecrets(formatError(error));
+    await warehouse.finishRun(runId, { status: 'failed', errors: 1, detail: { fatal } }).catch((recording: unknown) => {
+      logger.error({ err: recording, runId }, 'could not record the end of the run; the next run marks it failed');
+    });
+    throw error;
+  }
+}
+
+async function runStarted(input: RunInput, runId: string, started: number, requestsBefore: number, retriesBefore: number): Promise<RunResult> {
+  const { warehouse, client, logger, config } = input;
   const log = logger.child({ runId });
   const drift = new DriftReporter(log);
   const grains = summaryGrains(config);
-  const total = input.chains.reduce((n, chain) => n + chain.slices.length, 0);
-  const progress = new ProgressReporter(total, () => client.stats.requests - requestsBefore, {
+  const planned = input.chains.reduce((n, chain) => n + chain.slices.length, 0);
+  const doneEarlier = input.doneEarlier ?? 0;
+  const progress = new ProgressReporter(planned, () => client.stats.requests - requestsBefore, {
     logger: log,
     label: input.progressLabel ?? input.job,
     ...(input.progressTty ? { tty: input.progressTty } : {}),
@@ -103,9 +126,20 @@ export async function executeRun(input: RunInput): Promise<RunResult> {
       const code = (error as { code?: string }).code ?? 'VENUE_ETL_INTERNAL';
       const message = scrubSecrets(formatError(error));
       log.error({ stream: slice.stream, scopeId: slice.scopeId, windowFrom: slice.windowFrom, windowTo: slice.windowTo, code }, message);
-      await warehouse.recordSyncErrors(runId, [{ stream: slice.stream, scopeId: slice.scopeId, windowFrom: slice.windowFrom, windowTo: slice.windowTo, errorCode: code, message }]);
+      await warehouse
+        .recordSyncErrors(runId, [{ stream: slice.stream, scopeId: slice.scopeId, windowFrom: slice.windowFrom, windowTo: slice.windowTo, errorCode: code, message }])
+        .catch((recording: unknown) => log.error({ err: recording, stream: slice.stream, scopeId: slice.scopeId }, 'could not record the failed slice in sync_errors'));
     },
   };
+  // A second signal: slices waiting for their group's commit are dropped (they run next time).
+  let hurried: string | undefined;
+  const hurry = (): void => {
+    const dropped = committer.abandon();
+    hurried = `${reasonText(input.hurry?.reason)}: stopped without committing ${dropped} finished slice${dropped === 1 ? '' : 's'} still queued`;
+    log.warn({ dropped }, `${hurried}; recording the run`);
+  };
+  if (input.hurry?.aborted) hurry();
+  else input.hurry?.addEventListener('abort', hurry, { once: true });
 
   // Accounts come last: they are looked up from the roles this run has just committed.
   const accounts = input.chains.filter((chain) => chain.slices[0]?.endpoint.kind === 'accounts');
@@ -120,24 +154,28 @@ export async function executeRun(input: RunInput): Promise<RunResult> {
     await committer.drain();
   } finally {
     progress.stop();
+    input.hurry?.removeEventListener('abort', hurry);
   }
   const fatal = first.fatal ?? ('fatal' in second ? second.fatal : undefined);
   const failed = first.failed + second.failed;
   const done = first.done + second.done;
   const skipped = first.skipped + second.skipped;
   const interrupted = first.interrupted || second.interrupted;
-  const status = fatal !== undefined || (done === 0 && total > 0) ? 'failed' : failed > 0 || skipped > 0 ? 'partial' : 'succeeded';
+  const slices: SliceCounts = { total: planned + doneEarlier, done, failed, skipped, doneEarlier };
+  const interruption = interrupted ? [reasonText(input.signal?.reason), hurried].filter(Boolean).join('; then ') : undefined;
+  const status = fatal !== undefined || (done === 0 && planned > 0) ? 'failed' : failed > 0 || skipped > 0 ? 'partial' : 'succeeded';
   const requests = client.stats.requests - requestsBefore;
   const retries = client.stats.retries - retriesBefore;
   const fatalText = fatal === undefined ? undefined : scrubSecrets(formatError(fatal));
   await warehouse.finishRun(runId, {
     status, requests, retries,
     rowsWritten: committer.rowsWritten,
-    errors: failed + (fatal === undefined ? 0 : 1),
+    // The slice that met a fatal error counts among the failed ones.
+    errors: failed,
     detail: {
       pid: process.pid, ...input.detail,
-      slices: { total, done, failed, skipped },
-      ...(interrupted ? { interrupted: true } : {}),
+      slices,
+      ...(interrupted ? { interrupted: true, interruption } : {}),
       ...(fatalText ? { fatal: fatalText } : {}),
       ...(drift.unknown.length > 0 ? { drift: drift.unknown } : {}),
     },
@@ -146,14 +184,21 @@ export async function executeRun(input: RunInput): Promise<RunResult> {
   const exitCode = status === 'succeeded' ? ExitCode.ok : status === 'partial' && !interrupted ? ExitCode.partial : ExitCode.failed;
   return {
     runId, status, exitCode,
-    slices: { total, done, failed, skipped },
+    slices,
     rowsExtracted: first.rows + second.rows,
     rowsWritten: committer.rowsWritten,
     requests, retries,
     durationMs: Date.now() - started,
     interrupted,
+    ...(interruption ? { interruption } : {}),
     ...(fatalText ? { fatal: fatalText } : {}),
     drift: drift.unknown,
     warnings: input.warnings ?? [],
   };
+}
+
+/** "received SIGTERM" from an abort reason (an Error, a DOMException or anything else). */
+function reasonText(reason: unknown): string {
+  if (reason instanceof Error && reason.name !== 'AbortError') return reason.message;
+  return typeof reason === 'string' ? reason : 'stopped';
 }

@@ -43,6 +43,7 @@ export class GroupCommitter {
   private readonly maxRows: number;
   private readonly maxDelayMs: number;
   private readonly moreComing: () => boolean;
+  private abandoned = false;
   /** Rows the warehouse actually wrote (unchanged windows are not rewritten). */
   rowsWritten = 0;
 
@@ -54,6 +55,7 @@ export class GroupCommitter {
 
   /** Resolves with the slice's row count once it is committed; rejects when its commit failed. */
   submit(commit: SliceCommit, rows: number): Promise<number> {
+    if (this.abandoned) return Promise.reject(abandonedError());
     return new Promise((resolve, reject) => {
       this.queue.push({ commit, rows, resolve, reject });
       this.queuedRows += rows;
@@ -70,6 +72,23 @@ export class GroupCommitter {
   room(): Promise<void> {
     if (this.queuedRows < this.maxRows) return Promise.resolve();
     return new Promise((resolve) => this.waiting.push(resolve));
+  }
+
+  /**
+   * Commits nothing more (a run told to stop at once): the slices queued, and any submitted
+   * later, are rejected with an AbortError (their runs count them as not run); a group already
+   * being committed finishes. Returns how many queued slices were dropped.
+   */
+  abandon(): number {
+    this.abandoned = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    const dropped = this.queue;
+    this.queue = [];
+    this.queuedRows = 0;
+    for (const pending of dropped) pending.reject(abandonedError());
+    for (const resolve of this.waiting.splice(0)) resolve();
+    return dropped.length;
   }
 
   /** Commits everything queued and waits for it. */
@@ -118,4 +137,8 @@ export class GroupCommitter {
       }
     }
   }
+}
+
+function abandonedError(): DOMException {
+  return new DOMException('the run stopped without committing this slice', 'AbortError');
 }

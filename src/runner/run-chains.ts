@@ -7,15 +7,17 @@ export interface ChainRunOptions {
   readonly signal?: AbortSignal;
   /** Extracts and commits one slice; resolves with its row count. */
   runSlice(slice: Slice): Promise<number>;
-  /** Records a failed slice (sync_errors); its chain stops there, other chains go on. */
+  /** Records a failed slice (sync_errors); its chain stops there, other chains go on. Must not throw. */
   onFailure(slice: Slice, error: unknown): Promise<void>;
   /** An error that makes every other slice pointless too (a refused token, a broken warehouse). */
   isFatal(error: unknown): boolean;
   onSliceDone?(slice: Slice, rows: number): void;
 }
 
+/** done + failed + skipped is always the number of slices in the chains. */
 export interface ChainRunResult {
   readonly done: number;
+  /** Ran and failed (recorded through `onFailure`), fatal errors included. */
   readonly failed: number;
   /** Not started: behind a failed slice of their chain, or after an interruption. */
   readonly skipped: number;
@@ -53,14 +55,16 @@ export async function runChains(chains: readonly Chain[], options: ChainRunOptio
             rows += sliceRows;
             options.onSliceDone?.(slice, sliceRows);
           } catch (error) {
-            if (options.isFatal(error)) {
-              fatal ??= error;
-            } else if (!(options.signal?.aborted && isAbort(error))) {
-              failed += 1;
-              await options.onFailure(slice, error);
+            // Every slice lands in exactly one count: stopped by the interruption, it did not run;
+            // otherwise it failed (a fatal error too: it is this slice's error as well).
+            if (options.signal?.aborted && isAbort(error)) {
+              skipped += chain.slices.length - index;
+              return;
             }
+            failed += 1;
+            if (options.isFatal(error)) fatal ??= error;
             skipped += chain.slices.length - index - 1;
-            if (options.signal?.aborted && isAbort(error)) skipped += 1;
+            await options.onFailure(slice, error);
             return;
           }
         }

@@ -19,6 +19,8 @@ export interface SyncOptions {
   readonly until?: string;
   readonly job?: string;
   readonly signal?: AbortSignal;
+  /** A second signal: the run stops without waiting for queued commits, and is still recorded. */
+  readonly hurry?: AbortSignal;
   readonly now?: Date;
   readonly progressTty?: NodeJS.WriteStream;
 }
@@ -77,6 +79,7 @@ export async function runSync(
         detail: { until, streams: scope.streams, venues: scope.venues.length, clock: clockDetail(clock) },
         warnings,
         ...(options.signal ? { signal: options.signal } : {}),
+        ...(options.hurry ? { hurry: options.hurry } : {}),
         ...(options.progressTty ? { progressTty: options.progressTty } : {}),
       });
     } finally {

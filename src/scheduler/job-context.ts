@@ -1,21 +1,23 @@
 import { requireApi, type Config } from '../config/index.js';
 import { exportParquet, exportTotals } from '../export/index.js';
 import type { Logger } from '../log/index.js';
+import { formatSliceCounts } from '../runner/slice-counts.js';
 import { runSync } from '../runner/sync-job.js';
 import type { JobContext, JobOutcome } from './job.js';
 
 /** The operations a scheduled job may run, bound to the config, a logger and the stop signal. */
-export function jobContext(config: Config, logger: Logger, signal: AbortSignal, job: string): JobContext {
+export function jobContext(config: Config, logger: Logger, signal: AbortSignal, hurry: AbortSignal, job: string): JobContext {
   return {
     config,
     logger,
     signal,
+    hurry,
     async sync(streams): Promise<JobOutcome> {
       if (streams.length === 0) return { status: 'succeeded', summary: 'no streams selected' };
-      const result = await runSync(requireApi(config), logger, { streams, job, signal });
+      const result = await runSync(requireApi(config), logger, { streams, job, signal, hurry });
       return {
         status: result.status,
-        summary: `${result.slices.done}/${result.slices.total} slices, ${result.requests} requests, ${result.rowsWritten} rows written${result.fatal ? `; ${result.fatal}` : ''}`,
+        summary: `slices ${formatSliceCounts(result.slices)}, ${result.requests} requests, ${result.rowsWritten} rows written${result.interruption ? `; interrupted (${result.interruption})` : ''}${result.fatal ? `; ${result.fatal}` : ''}`,
       };
     },
     async exportParquet(): Promise<JobOutcome> {

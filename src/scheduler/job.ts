@@ -13,6 +13,8 @@ export interface JobContext {
   readonly logger: Logger;
   /** Aborted on shutdown: stop after committing what is in flight. */
   readonly signal: AbortSignal;
+  /** Aborted on a second signal: stop without waiting for anything, but record the run. */
+  readonly hurry: AbortSignal;
   /** One incremental run of these streams (see `venue-etl sync`). */
   sync(streams: readonly string[]): Promise<JobOutcome>;
   /** Incremental Parquet export of every table (see `venue-etl export`). */

@@ -1,7 +1,8 @@
-import cron, { type ScheduledTask } from 'node-cron';
 import { formatError } from '../errors/index.js';
 import { scrubSecrets, type Logger } from '../log/index.js';
+import { CronTimes } from './cron-times.js';
 import type { JobContext, JobOutcome } from './job.js';
+import { systemClock, type SchedulerClock } from './scheduler-clock.js';
 import type { JobSchedule } from './schedules.js';
 
 export interface JobStatus {
@@ -21,32 +22,71 @@ export interface WriterQueue {
 }
 
 /**
- * Runs the jobs on their cron schedules. A job never overlaps itself (a tick that finds it
- * running is skipped and counted); jobs that write the warehouse queue behind one another.
- * `stop()` stops scheduling, aborts the running job's signal so it stops after committing what
- * is in flight, and waits for it.
+ * A sleeping scheduler wakes at least this often and looks at the clock again: a clock set
+ * forward or a machine waking from sleep is noticed within a minute.
+ */
+const MAX_SLEEP_MS = 60_000;
+
+interface JobState {
+  readonly times: CronTimes;
+  /** When the job fires next (epoch ms). */
+  next: number;
+  cancelTimer: (() => void) | undefined;
+  running: Promise<void> | undefined;
+  runs: number;
+  skipped: number;
+  last: JobStatus['lastRun'];
+}
+
+/**
+ * Runs the jobs on their cron schedules, at the times `CronTimes` computes (daylight saving
+ * time included; `venue-etl jobs` shows the same times). A job never overlaps itself (a tick
+ * that finds it running is skipped and counted); jobs that write the warehouse queue behind one
+ * another. A fire time missed while the machine slept runs once when it wakes. `stop()` stops
+ * scheduling, aborts the running job's signal so it stops after committing what is in flight,
+ * and waits for it.
  */
 export class Scheduler {
-  private readonly tasks: ScheduledTask[] = [];
-  private readonly state = new Map<string, { running: Promise<void> | undefined; runs: number; skipped: number; last: JobStatus['lastRun'] }>();
+  private readonly state = new Map<string, JobState>();
   private readonly controller = new AbortController();
+  private readonly hurryController = new AbortController();
+  private started = false;
 
   constructor(
     private readonly schedules: readonly JobSchedule[],
-    private readonly contextFor: (name: string, signal: AbortSignal) => JobContext,
+    private readonly contextFor: (name: string, signal: AbortSignal, hurry: AbortSignal) => JobContext,
     private readonly writers: WriterQueue,
     private readonly logger: Logger,
+    private readonly clock: SchedulerClock = systemClock,
   ) {
-    for (const s of schedules) this.state.set(s.job.name, { running: undefined, runs: 0, skipped: 0, last: null });
+    for (const s of schedules) {
+      const times = new CronTimes(s.expression, s.timezone);
+      this.state.set(s.job.name, { times, next: times.nextAfter(clock.now()), cancelTimer: undefined, running: undefined, runs: 0, skipped: 0, last: null });
+    }
   }
 
   start(): void {
-    const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined, debug: () => undefined };
+    this.started = true;
     for (const s of this.schedules) {
-      const task = cron.schedule(s.expression, () => this.trigger(s.job.name), { timezone: s.timezone, name: s.job.name, logger: quiet });
-      this.tasks.push(task);
-      this.logger.info({ job: s.job.name, schedule: s.expression, timezone: s.timezone, nextRun: task.getNextRun()?.toISOString() }, 'job scheduled');
+      const entry = this.state.get(s.job.name)!;
+      entry.next = entry.times.nextAfter(this.clock.now());
+      this.logger.info({ job: s.job.name, schedule: s.expression, timezone: s.timezone, nextRun: new Date(entry.next).toISOString() }, 'job scheduled');
+      this.wake(s.job.name);
     }
+  }
+
+  /** Fires the job if its time has come, then sleeps until its next time (or MAX_SLEEP_MS). */
+  private wake(name: string): void {
+    const entry = this.state.get(name)!;
+    entry.cancelTimer = undefined;
+    if (!this.started || this.controller.signal.aborted) return;
+    const now = this.clock.now();
+    if (now >= entry.next) {
+      // Times that passed meanwhile (a sleeping machine) collapse into this one run.
+      entry.next = entry.times.nextAfter(Math.max(entry.next, now));
+      void this.trigger(name);
+    }
+    entry.cancelTimer = this.clock.setTimer(() => this.wake(name), Math.min(entry.next - now, MAX_SLEEP_MS));
   }
 
   /** Runs a job now (a tick, or a test); resolves when it is finished or skipped. */
@@ -62,18 +102,18 @@ export class Scheduler {
     }
     const run = this.writers.run(async () => {
       if (this.controller.signal.aborted) return;
-      const startedAt = new Date().toISOString();
+      const startedAt = new Date(this.clock.now()).toISOString();
       entry.runs += 1;
       entry.last = { startedAt, status: 'running', summary: '' };
       const log = this.logger.child({ job: name });
       log.info('job started');
       try {
-        const outcome = await schedule.job.run(this.contextFor(name, this.controller.signal));
-        entry.last = { startedAt, finishedAt: new Date().toISOString(), status: outcome.status, summary: outcome.summary };
+        const outcome = await schedule.job.run(this.contextFor(name, this.controller.signal, this.hurryController.signal));
+        entry.last = { startedAt, finishedAt: new Date(this.clock.now()).toISOString(), status: outcome.status, summary: outcome.summary };
         log.info({ status: outcome.status }, `job finished: ${outcome.summary}`);
       } catch (error) {
         const summary = scrubSecrets(formatError(error));
-        entry.last = { startedAt, finishedAt: new Date().toISOString(), status: 'failed', summary };
+        entry.last = { startedAt, finishedAt: new Date(this.clock.now()).toISOString(), status: 'failed', summary };
         log.error({ status: 'failed' }, `job failed: ${summary}`);
       }
     });
@@ -86,12 +126,11 @@ export class Scheduler {
   status(): JobStatus[] {
     return this.schedules.map((s) => {
       const entry = this.state.get(s.job.name)!;
-      const task = this.tasks.find((t) => t.name === s.job.name);
       return {
         name: s.job.name,
         schedule: s.expression,
         timezone: s.timezone,
-        nextRun: task?.getNextRun()?.toISOString() ?? null,
+        nextRun: this.controller.signal.aborted ? null : new Date(entry.next).toISOString(),
         running: entry.running !== undefined,
         runs: entry.runs,
         skippedOverlaps: entry.skipped,
@@ -100,9 +139,25 @@ export class Scheduler {
     });
   }
 
-  async stop(): Promise<void> {
-    for (const task of this.tasks) await task.destroy();
-    this.controller.abort(new Error('shutting down'));
-    await Promise.all([...this.state.values()].map((entry) => entry.running));
+  /**
+   * No more ticks; the running job is told to stop (it commits what is in flight and records
+   * its run) and waited for. `hurry` aborting tells it to stop waiting for anything.
+   */
+  async stop(options: { readonly reason?: unknown; readonly hurry?: AbortSignal } = {}): Promise<void> {
+    const { hurry } = options;
+    for (const entry of this.state.values()) {
+      entry.cancelTimer?.();
+      entry.cancelTimer = undefined;
+    }
+    this.controller.abort(options.reason ?? new Error('serve is stopping'));
+    const passOn = (): void => this.hurryController.abort(hurry?.reason);
+    if (hurry?.aborted) passOn();
+    else hurry?.addEventListener('abort', passOn, { once: true });
+    try {
+      await Promise.all([...this.state.values()].map((entry) => entry.running));
+    } finally {
+      hurry?.removeEventListener('abort', passOn);
+      for (const entry of this.state.values()) entry.times.dispose();
+    }
   }
 }

@@ -1,6 +1,7 @@
 import cron from 'node-cron';
 import type { Config } from '../config/index.js';
 import { ConfigError } from '../config/index.js';
+import { CronTimes } from './cron-times.js';
 import type { JobDefinition } from './job.js';
 
 export interface JobSchedule {
@@ -26,12 +27,15 @@ export function resolveSchedules(config: Config, jobs: readonly JobDefinition[])
   return schedules;
 }
 
-/** Next run times of an expression in a time zone, without scheduling anything. */
-export function nextRuns(expression: string, timezone: string, count: number): Date[] {
-  const task = cron.createTask(expression, () => undefined, { timezone });
+/**
+ * Next run times of an expression in a time zone after `after` (default now), without
+ * scheduling anything: the times the scheduler of `venue-etl serve` uses.
+ */
+export function nextRuns(expression: string, timezone: string, count: number, after: Date = new Date()): Date[] {
+  const times = new CronTimes(expression, timezone);
   try {
-    return task.getNextRuns(count);
+    return times.nextRuns(after.getTime(), count).map((at) => new Date(at));
   } finally {
-    void task.destroy();
+    times.dispose();
   }
 }

@@ -1,8 +1,7 @@
-import { dirname, join } from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { requireApi, ConfigError, type Config } from '../config/index.js';
 import type { Logger } from '../log/index.js';
-import { startReceiver, type RunningReceiver } from '../receiver/index.js';
+import { journalDirOf, startReceiver, type RunningReceiver } from '../receiver/index.js';
 import { Mutex } from '../warehouse/mutex.js';
 import type { JobDefinition } from './job.js';
 import { jobContext } from './job-context.js';
@@ -16,14 +15,20 @@ export interface RunningServe {
   /** Base URL of the HTTP server (receiver + /healthz), when the receiver is enabled. */
   readonly url: string | undefined;
   health(): Record<string, unknown>;
-  /** Stops scheduling, lets the running job commit what is in flight, closes the receiver. */
-  stop(): Promise<void>;
+  /**
+   * Stops scheduling, lets the running job commit what is in flight and record its run, closes
+   * the receiver after merging its journal (for at most STOP_MERGE_TIMEOUT_MS). `hurry`
+   * aborting (a second signal) stops every wait; runs are still recorded.
+   */
+  stop(options?: { readonly reason?: unknown; readonly hurry?: AbortSignal }): Promise<void>;
 }
 
-/** Where accepted events are journaled: `receiver.journalDir`, or beside the warehouse file. */
-export function journalDirOf(config: Config): string {
-  return config.receiver.journalDir ?? join(dirname(config.warehouse.path), 'receiver-journal');
-}
+/**
+ * How long a stop merges the receiver's journal. The merge takes ~20,000 events/s (B6), so 20 s
+ * covers far more than a normal stop finds; a longer backlog (a warehouse locked for hours) is
+ * left for the next start instead of holding the stop.
+ */
+export const STOP_MERGE_TIMEOUT_MS = 20_000;
 
 /**
  * The long-running process: cron jobs from jobs/, the event receiver and GET /healthz. One per
@@ -39,7 +44,7 @@ export async function startServe(config: Config, jobs: readonly JobDefinition[],
   }
   const lock = acquireServeLock(config.warehouse.path);
   const writers = new Mutex();
-  const scheduler = new Scheduler(schedules, (name, signal) => jobContext(config, logger.child({ job: name }), signal, name), writers, logger);
+  const scheduler = new Scheduler(schedules, (name, signal, hurry) => jobContext(config, logger.child({ job: name }), signal, hurry, name), writers, logger);
   const started = Date.now();
   let receiver: RunningReceiver | undefined;
   const health = (): Record<string, unknown> => ({
@@ -56,6 +61,7 @@ export async function startServe(config: Config, jobs: readonly JobDefinition[],
         port: config.receiver.port,
         authorization: config.receiver.authorization!,
         maxBodyBytes: config.receiver.maxBodyBytes,
+        maxJournalBytes: config.receiver.maxJournalBytes,
         journalDir: journalDirOf(config),
         logger,
         // Merges open the file for their write only and queue behind the jobs' writes.
@@ -77,11 +83,18 @@ export async function startServe(config: Config, jobs: readonly JobDefinition[],
     receiver,
     url: receiver?.url,
     health,
-    async stop() {
-      logger.info('stopping: no new jobs; the running job commits what is in flight');
-      await scheduler.stop();
-      await receiver?.close();
-      lock.release();
+    async stop(options = {}) {
+      const { hurry } = options;
+      logger.info('stopping: no new jobs; the running job commits what is in flight, the journal is merged');
+      const hurried = (): void => logger.warn({ reason: String(hurry?.reason) }, 'stopping now: not waiting for commits or the merge any more (runs are still recorded)');
+      hurry?.addEventListener('abort', hurried, { once: true });
+      try {
+        await scheduler.stop(options);
+        await receiver?.close({ mergeTimeoutMs: STOP_MERGE_TIMEOUT_MS, ...(hurry ? { hurry } : {}) });
+      } finally {
+        hurry?.removeEventListener('abort', hurried);
+        lock.release();
+      }
       logger.info('stopped');
     },
   };

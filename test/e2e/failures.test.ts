@@ -147,6 +147,10 @@ describe('a backfill with a failing stream', () => {
     const resumed = await fx.cli(args);
     expect(resumed.code, describeRun(resumed)).toBe(0);
     expect(resumed.stdout).toMatch(/resumed: 16 slices were already done/);
+    // Every planned slice is accounted for, the ones the first run did included.
+    expect(resumed.stdout).toMatch(/8 done, 0 failed, 0 not run, 16 done by an earlier run \(of 24\)/);
+    const [detail] = await queryRows(fx.warehousePath, `SELECT detail->'slices' AS slices FROM sync_runs ORDER BY run_id DESC LIMIT 1`);
+    expect(JSON.parse(String(detail!.slices))).toEqual({ total: 24, done: 8, failed: 0, skipped: 0, doneEarlier: 16 });
     // The token check, then the 8 users windows only.
     expect(fx.sim.requests.slice(1).map((r) => r.path.split('/')[2])).toEqual(Array(8).fill('venue-users-history'));
     const range: Range = { venues: fx.venues, streams: ['venue-devices-history', 'venue-users-history', 'venue-devices-summary'], from, to: yesterday };

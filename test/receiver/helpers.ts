@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpRequest, type Agent } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -194,4 +194,34 @@ export function compileReceiverForChild(): { entry: string; cleanup: () => void 
   );
   writeFileSync(join(outDir, 'package.json'), '{ "type": "module" }\n');
   return { entry: outDir, cleanup: () => rmSync(outDir, { recursive: true, force: true }) };
+}
+
+/**
+ * Another process holds the warehouse's write lock (as a long sync would) until `release()`.
+ * The child keeps its DuckDB instance reachable: a collected instance would free the lock early.
+ */
+export async function holdWarehouseLock(path: string): Promise<{ release(): Promise<void> }> {
+  const script = `
+    const { DuckDBInstance } = await import('@duckdb/node-api');
+    const instance = await DuckDBInstance.create(${JSON.stringify(path)});
+    const connection = await instance.connect();
+    await connection.run('CREATE TABLE IF NOT EXISTS held (x INTEGER)');
+    process.stdout.write('held\\n');
+    setInterval(() => [instance, connection], 1000);
+    process.stdin.on('end', () => { connection.closeSync(); instance.closeSync(); process.exit(0); });
+    process.stdin.resume();`;
+  const child = spawn(process.execPath, ['--input-type=module', '-e', script], { cwd: repoRoot, stdio: ['pipe', 'pipe', 'inherit'] });
+  await new Promise<void>((resolvePromise, reject) => {
+    child.stdout!.on('data', (chunk: Buffer) => chunk.toString().includes('held') && resolvePromise());
+    child.on('error', reject);
+    child.on('exit', (code) => reject(new Error(`the lock holder exited early (${code})`)));
+  });
+  return {
+    async release() {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((resolvePromise) => child.once('exit', resolvePromise));
+      child.stdin!.end();
+      await exited;
+    },
+  };
 }

@@ -31,6 +31,7 @@ export const backfillCommand: Command = {
     const windowDays = intOption(args, 'window-days', { min: 1, max: 3660 });
     const options = {
       from, to, signal: io.signal, force: booleanOption(args, 'force'),
+      ...(io.hurry ? { hurry: io.hurry } : {}),
       ...(streams ? { streams } : {}),
       ...(venues ? { venues } : {}),
       ...(windowDays ? { windowDays } : {}),

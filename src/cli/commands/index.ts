@@ -2,6 +2,7 @@ import type { Command } from '../command.js';
 import { configCommand } from './config.js';
 import { demoCommand } from './demo.js';
 import { jobsCommand } from './jobs.js';
+import { mergeEventsCommand } from './merge-events.js';
 import { serveCommand } from './serve.js';
 import { syncCommand } from './sync.js';
 import { backfillCommand } from './backfill.js';
@@ -26,4 +27,5 @@ export const COMMANDS: readonly Command[] = [
   statusCommand,
   jobsCommand,
   serveCommand,
+  mergeEventsCommand,
 ];

@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import { ExitCode } from '../../errors/index.js';
 import { JOBS } from '../../../jobs/index.js';
 import { startServe } from '../../scheduler/serve.js';
+import { formatInZone } from '../../scheduler/zoned-time.js';
 import type { Command } from '../command.js';
 import { commandLogger, loadCommandConfig } from '../context.js';
 
@@ -14,9 +15,11 @@ export const serveCommand: Command = {
     const logger = commandLogger(args, io, config);
     const serve = await startServe(config, JOBS, logger);
     io.stdout.write(`venue-etl serve (PID ${process.pid})${serve.url ? `: receiver and health at ${serve.url}` : ''}\n`);
-    for (const job of serve.scheduler.status()) io.stdout.write(`  ${job.name.padEnd(16)} ${job.schedule.padEnd(16)} next ${job.nextRun ?? '-'}\n`);
+    for (const job of serve.scheduler.status()) {
+      io.stdout.write(`  ${job.name.padEnd(16)} ${job.schedule.padEnd(16)} next ${job.nextRun ? formatInZone(Date.parse(job.nextRun), job.timezone) : '-'}\n`);
+    }
     if (!io.signal.aborted) await once(io.signal, 'abort');
-    await serve.stop();
+    await serve.stop({ reason: io.signal.reason, ...(io.hurry ? { hurry: io.hurry } : {}) });
     return ExitCode.ok;
   },
 };

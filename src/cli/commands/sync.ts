@@ -21,6 +21,7 @@ export const syncCommand: Command = {
     const until = dateOption(args, 'until');
     const result = await runSync(config, logger, {
       signal: io.signal,
+      ...(io.hurry ? { hurry: io.hurry } : {}),
       ...(streams ? { streams } : {}),
       ...(venues ? { venues } : {}),
       ...(until ? { until } : {}),
