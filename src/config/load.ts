@@ -115,6 +115,44 @@ function isValidTimeZone(zone: string): boolean {
 
 /** Reads, interpolates and validates a config file; every problem is reported at once (exit 2). */
 export function loadConfigFile(path: string, env: Readonly<Record<string, string | undefined>> = process.env): Config {
+  return resolveConfig(readConfigDocument(path), env, path);
+}
+
+/**
+ * Blocks that only some commands read: the API (sync, backfill, serve), the receiver and the
+ * schedule (serve). They hold the secrets, referenced as `${VARIABLE}`s an analyst sharing the
+ * operator's config does not have.
+ */
+export const OPTIONAL_BLOCKS = ['api', 'receiver', 'schedule'] as const;
+export type OptionalBlock = (typeof OPTIONAL_BLOCKS)[number];
+
+/** The config of a command that reads the warehouse and the Parquet export only. */
+export type ReadSideConfig = Omit<Config, OptionalBlock>;
+
+/**
+ * The config for the read-side commands (sql, report, check, status, export): the blocks they do
+ * not read are set aside unread — their `${VARIABLE}`s are not resolved, so a missing API token
+ * is no error here (a command that needs it still reports it, by name). A missing variable in a
+ * block they do read (e.g. warehouse.path) is reported as ever.
+ */
+export function loadReadSideConfigFile(path: string, env: Readonly<Record<string, string | undefined>> = process.env): ReadSideConfig {
+  return resolveReadSideConfig(readConfigDocument(path), env, path);
+}
+
+export function resolveReadSideConfig(raw: unknown, env: Readonly<Record<string, string | undefined>> = process.env, source = 'config'): ReadSideConfig {
+  const read = isPlainObject(raw) ? Object.fromEntries(Object.entries(raw).filter(([key]) => !isOptionalBlock(key))) : raw;
+  const { api: _api, receiver: _receiver, schedule: _schedule, ...config } = resolveConfig(read, env, source);
+  return config;
+}
+
+const isOptionalBlock = (key: string): key is OptionalBlock => (OPTIONAL_BLOCKS as readonly string[]).includes(key);
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The parsed JSON of a config file (exit 2 when it cannot be read or is not JSON). */
+function readConfigDocument(path: string): unknown {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -126,13 +164,11 @@ export function loadConfigFile(path: string, env: Readonly<Record<string, string
       cause: error,
     });
   }
-  let raw: unknown;
   try {
-    raw = JSON.parse(text);
+    return JSON.parse(text);
   } catch (error) {
     throw new ConfigError(path, [{ path: '(root)', message: `is not valid JSON: ${(error as Error).message}` }]);
   }
-  return resolveConfig(raw, env, path);
 }
 
 /**
