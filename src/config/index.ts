@@ -2,5 +2,6 @@ export { ConfigSchema, SummaryGrain, UserEndpointRow, summaryGrains } from './sc
 export type { Config, ConfigInput, ApiConfig, ApiReadyConfig } from './schema.js';
 export { loadConfigFile, loadReadSideConfigFile, resolveConfig, resolveReadSideConfig, requireApi, ConfigError, DEFAULT_CONFIG_PATH, OPTIONAL_BLOCKS } from './load.js';
 export type { OptionalBlock, ReadSideConfig } from './load.js';
-export { maskConfig } from './mask.js';
+export { maskConfig, registerConfigSecrets } from './mask.js';
+export { maskUrlCredentials, urlCredentials } from './url-credentials.js';
 export type { ConfigProblem } from './interpolate.js';

@@ -2,9 +2,9 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import cron from 'node-cron';
 import { EtlError, ExitCode } from '../errors/index.js';
-import { registerSecret } from '../log/index.js';
 import { BUILTIN_STREAMS } from '../catalogue/stream-names.js';
 import { ConfigSchema, type ApiReadyConfig, type Config } from './schema.js';
+import { registerConfigSecrets } from './mask.js';
 import { interpolateEnv, formatPath, referencedValues, type ConfigProblem } from './interpolate.js';
 
 export const DEFAULT_CONFIG_PATH = './venue-etl.config.json';
@@ -45,8 +45,7 @@ export function resolveConfig(
   problems.push(...crossCheck(interpolated as LenientConfig));
   if (problems.length > 0 || !parsed.success) throw new ConfigError(source, withoutReferencedValues(problems, raw, env));
   const config = parsed.data;
-  registerSecret(config.api?.token);
-  registerSecret(config.receiver.authorization);
+  registerConfigSecrets(config);
   return config;
 }
 
