@@ -2,6 +2,7 @@ import { mkdirSync, statSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { discardTemp, publishFileAsync } from './atomic-file.js';
+import { errnoCode } from './environment-errors.js';
 import { identityOf, TEMP_PREFIX, type FileIdentity } from './disk-scan.js';
 import { monthExpression, type ExportTable } from './tables.js';
 import { identifier, literal } from './sql-text.js';
@@ -40,7 +41,7 @@ export function makeFolderBelow(root: string, folder: string): void {
     try {
       mkdirSync(current);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || !statSync(current).isDirectory()) throw error;
+      if (errnoCode(error) !== 'EEXIST' || !statSync(current).isDirectory()) throw error;
     }
   }
 }
