@@ -17,7 +17,8 @@ stale AS (
 never_loaded AS (
   SELECT e.stream, NULL::VARCHAR AS scope_id, NULL::DATE AS cursor_date, NULL::INTEGER AS days_behind, NULL::VARCHAR AS run_id
   FROM unnest(coalesce(getvariable('expected_streams'), []::VARCHAR[])) AS e(stream)
-  WHERE e.stream NOT IN (SELECT stream FROM sync_cursors)
+  -- NOT EXISTS, not NOT IN: one NULL in the subquery would make NOT IN drop every row.
+  WHERE NOT EXISTS (SELECT 1 FROM sync_cursors c WHERE c.stream = e.stream)
 )
 SELECT * FROM stale
 UNION ALL

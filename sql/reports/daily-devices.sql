@@ -10,6 +10,8 @@
 -- events, so hourly rows add up to the day. unique-detected and unique-authenticated count
 -- distinct devices and are NOT additive across hours (a device seen at 09:00 and 10:00 is one
 -- device that day): they are shown only for days the API sent at day grain, NULL otherwise.
+-- A value the API sent as null is unknown, not 0: a day with such a point has no known total
+-- for that metric (NULL), rather than the sum of the hours that were sent.
 WITH points AS (
   SELECT venue_id, date_trunc('day', timezone('UTC', ts))::DATE AS day, granularity, metric, value
   FROM series_points
@@ -18,14 +20,22 @@ WITH points AS (
     AND (getvariable('to_date') IS NULL OR timezone('UTC', ts)::DATE <= getvariable('to_date'))
     AND (getvariable('venue_ids') IS NULL OR list_contains(getvariable('venue_ids'), venue_id::VARCHAR))
 ),
+per_metric AS (
+  -- sum() skips NULLs: a total over a day with an unknown point is itself unknown.
+  SELECT venue_id, day, metric,
+         bool_and(granularity = 'day') AS day_grain,
+         CASE WHEN count(value) = count(*) THEN sum(value) END AS total
+  FROM points
+  GROUP BY venue_id, day, metric
+),
 daily AS (
   SELECT venue_id, day,
-         bool_and(granularity = 'day') AS day_grain,
-         sum(value) FILTER (WHERE metric = 'detected') AS detected,
-         sum(value) FILTER (WHERE metric = 'authenticated') AS authenticated,
-         sum(value) FILTER (WHERE metric = 'unique-detected') AS unique_detected,
-         sum(value) FILTER (WHERE metric = 'unique-authenticated') AS unique_authenticated
-  FROM points
+         bool_and(day_grain) AS day_grain,
+         max(total) FILTER (WHERE metric = 'detected') AS detected,
+         max(total) FILTER (WHERE metric = 'authenticated') AS authenticated,
+         max(total) FILTER (WHERE metric = 'unique-detected') AS unique_detected,
+         max(total) FILTER (WHERE metric = 'unique-authenticated') AS unique_authenticated
+  FROM per_metric
   GROUP BY venue_id, day
 )
 SELECT venue_id,

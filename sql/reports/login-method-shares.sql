@@ -7,7 +7,9 @@
 --
 -- Summary periods are days (period_end = period_start) or months. When both grains were loaded
 -- for the same days, the day rows count and the months they fall in are skipped, so nothing is
--- counted twice. Periods are picked by their first day.
+-- counted twice. Periods are picked by their first day. A value the API sent as null is
+-- unknown, not 0: a method with such a period has no known total (NULL), and neither have the
+-- shares of its venue (their denominator is unknown).
 WITH periods AS (
   SELECT venue_id, metric, period_start, period_end, value
   FROM summary_values
@@ -29,7 +31,8 @@ chosen AS (
                       AND d.period_start BETWEEN p.period_start AND p.period_end)
 ),
 per_method AS (
-  SELECT venue_id, metric AS method, sum(value) AS logins,
+  SELECT venue_id, metric AS method,
+         CASE WHEN count(value) = count(*) THEN sum(value) END AS logins,
          min(period_start) AS first_day, max(period_end) AS last_day
   FROM chosen
   GROUP BY venue_id, metric
@@ -37,8 +40,10 @@ per_method AS (
 SELECT venue_id,
        method,
        logins::BIGINT AS logins,
-       round(logins / nullif(sum(logins) OVER (PARTITION BY venue_id), 0), 4) AS share,
+       CASE WHEN count(logins) OVER venue = count(*) OVER venue
+            THEN round(logins / nullif(sum(logins) OVER venue, 0), 4) END AS share,
        first_day,
        last_day
 FROM per_method
-ORDER BY venue_id, logins DESC, method;
+WINDOW venue AS (PARTITION BY venue_id)
+ORDER BY venue_id, logins DESC NULLS LAST, method;

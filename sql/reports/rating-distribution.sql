@@ -7,7 +7,8 @@
 --
 -- The average is computed from the distribution (sum of value x count / count), so it is exact
 -- for any bucket, unlike an average of per-period averages. Day rows win over month rows that
--- cover the same days (see login-method-shares.sql).
+-- cover the same days (see login-method-shares.sql). A count the API sent as null is unknown,
+-- not 0: its rated_N is NULL, and so are the month's rates and average_rate.
 WITH periods AS (
   SELECT venue_id, metric, period_start, period_end, value
   FROM summary_values
@@ -33,14 +34,14 @@ counts AS (
   SELECT venue_id,
          strftime(period_start, '%Y-%m') AS month,
          CAST(split_part(metric, '.', 2) AS INTEGER) AS rate,
-         sum(value) AS n
+         CASE WHEN count(value) = count(*) THEN sum(value) END AS n
   FROM chosen
   GROUP BY ALL
 )
 SELECT venue_id,
        month,
-       sum(n)::BIGINT AS rates,
-       round(sum(rate * n) / nullif(sum(n), 0), 3) AS average_rate,
+       CASE WHEN count(n) = count(*) THEN sum(n)::BIGINT END AS rates,
+       CASE WHEN count(n) = count(*) THEN round(sum(rate * n) / nullif(sum(n), 0), 3) END AS average_rate,
        (sum(n) FILTER (WHERE rate = 1))::BIGINT AS rated_1,
        (sum(n) FILTER (WHERE rate = 2))::BIGINT AS rated_2,
        (sum(n) FILTER (WHERE rate = 3))::BIGINT AS rated_3,

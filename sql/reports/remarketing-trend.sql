@@ -5,11 +5,14 @@
 --   SET VARIABLE to_date   = DATE '2026-01-31';      -- last day shown, inclusive (UTC)
 --   SET VARIABLE venue_ids = ['<venue uuid>'];       -- VARCHAR[]
 --
--- embeds counts events, so hourly rows add up to the day. The 7-day window looks at the six
+-- embeds counts events, so hourly rows add up to the day. A value the API sent as null is
+-- unknown: a day with such a point has no known total (NULL). The 7-day window looks at the six
 -- days before each day too, also when they lie before from_date; days missing from the
--- warehouse count as nothing (`venue-etl check` reports such gaps).
+-- warehouse and days without a known total count as nothing: embeds_7d adds the known days and
+-- avg_7d averages them (`venue-etl check` reports missing days).
 WITH daily AS (
-  SELECT venue_id, date_trunc('day', timezone('UTC', ts))::DATE AS day, sum(value) AS embeds
+  SELECT venue_id, date_trunc('day', timezone('UTC', ts))::DATE AS day,
+         CASE WHEN count(value) = count(*) THEN sum(value) END AS embeds
   FROM series_points
   WHERE stream = 'venue-remarketing-history' AND metric = 'embeds'
     AND (getvariable('to_date') IS NULL OR timezone('UTC', ts)::DATE <= getvariable('to_date'))
@@ -19,7 +22,7 @@ WITH daily AS (
 trend AS (
   SELECT venue_id, day, embeds,
          sum(embeds) OVER last_7_days AS embeds_7d,
-         count(*) OVER last_7_days AS days_in_7d
+         count(embeds) OVER last_7_days AS days_in_7d
   FROM daily
   WINDOW last_7_days AS (PARTITION BY venue_id ORDER BY day RANGE BETWEEN INTERVAL 6 DAYS PRECEDING AND CURRENT ROW)
 )
@@ -27,7 +30,7 @@ SELECT venue_id,
        day,
        embeds::BIGINT AS embeds,
        embeds_7d::BIGINT AS embeds_7d,
-       round(embeds_7d / days_in_7d, 2) AS avg_7d
+       round(embeds_7d / nullif(days_in_7d, 0), 2) AS avg_7d
 FROM trend
 WHERE getvariable('from_date') IS NULL OR day >= getvariable('from_date')
 ORDER BY venue_id, day;

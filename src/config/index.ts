@@ -1,5 +1,7 @@
 export { ConfigSchema, SummaryGrain, UserEndpointRow, summaryGrains } from './schema.js';
 export type { Config, ConfigInput, ApiConfig, ApiReadyConfig } from './schema.js';
-export { loadConfigFile, resolveConfig, requireApi, ConfigError, DEFAULT_CONFIG_PATH } from './load.js';
-export { maskConfig } from './mask.js';
+export { loadConfigFile, loadReadSideConfigFile, loadCredentialFreeConfigFile, resolveConfig, resolveReadSideConfig, requireApi, ConfigError, DEFAULT_CONFIG_PATH, OPTIONAL_BLOCKS } from './load.js';
+export type { OptionalBlock, ReadSideConfig } from './load.js';
+export { maskConfig, registerConfigSecrets } from './mask.js';
+export { maskUrlCredentials, urlCredentials } from './url-credentials.js';
 export type { ConfigProblem } from './interpolate.js';

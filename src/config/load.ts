@@ -2,9 +2,9 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import cron from 'node-cron';
 import { EtlError, ExitCode } from '../errors/index.js';
-import { registerSecret } from '../log/index.js';
 import { BUILTIN_STREAMS } from '../catalogue/stream-names.js';
 import { ConfigSchema, type ApiReadyConfig, type Config } from './schema.js';
+import { registerConfigSecrets } from './mask.js';
 import { interpolateEnv, formatPath, referencedValues, type ConfigProblem } from './interpolate.js';
 
 export const DEFAULT_CONFIG_PATH = './venue-etl.config.json';
@@ -45,8 +45,7 @@ export function resolveConfig(
   problems.push(...crossCheck(interpolated as LenientConfig));
   if (problems.length > 0 || !parsed.success) throw new ConfigError(source, withoutReferencedValues(problems, raw, env));
   const config = parsed.data;
-  registerSecret(config.api?.token);
-  registerSecret(config.receiver.authorization);
+  registerConfigSecrets(config);
   return config;
 }
 
@@ -115,6 +114,69 @@ function isValidTimeZone(zone: string): boolean {
 
 /** Reads, interpolates and validates a config file; every problem is reported at once (exit 2). */
 export function loadConfigFile(path: string, env: Readonly<Record<string, string | undefined>> = process.env): Config {
+  return resolveConfig(readConfigDocument(path), env, path);
+}
+
+/**
+ * Blocks that only some commands read: the API (sync, backfill, serve), the receiver and the
+ * schedule (serve). They hold the secrets, referenced as `${VARIABLE}`s an analyst sharing the
+ * operator's config does not have.
+ */
+export const OPTIONAL_BLOCKS = ['api', 'receiver', 'schedule'] as const;
+export type OptionalBlock = (typeof OPTIONAL_BLOCKS)[number];
+
+/** The config of a command that reads the warehouse and the Parquet export only. */
+export type ReadSideConfig = Omit<Config, OptionalBlock>;
+
+/**
+ * The config for the read-side commands (sql, report, check, status, export): the blocks they do
+ * not read are set aside unread — their `${VARIABLE}`s are not resolved, so a missing API token
+ * is no error here (a command that needs it still reports it, by name). A missing variable in a
+ * block they do read (e.g. warehouse.path) is reported as ever.
+ */
+export function loadReadSideConfigFile(path: string, env: Readonly<Record<string, string | undefined>> = process.env): ReadSideConfig {
+  return resolveReadSideConfig(readConfigDocument(path), env, path);
+}
+
+export function resolveReadSideConfig(raw: unknown, env: Readonly<Record<string, string | undefined>> = process.env, source = 'config'): ReadSideConfig {
+  const { api: _api, receiver: _receiver, schedule: _schedule, ...config } = resolveConfig(withoutKeys(raw, OPTIONAL_BLOCKS), env, source);
+  return config;
+}
+
+/**
+ * Keys that hold credentials. A command that touches only local files (`merge-events`) leaves
+ * them unread, so a cron job running it needs neither the API token nor the receiver credential
+ * in its environment.
+ */
+const CREDENTIAL_KEYS = ['api', 'receiver.authorization'] as const;
+
+/** The config without its credentials (`api`, `receiver.authorization`); validated as ever otherwise. */
+export function loadCredentialFreeConfigFile(path: string, env: Readonly<Record<string, string | undefined>> = process.env): Config {
+  return resolveConfig(withoutKeys(readConfigDocument(path), CREDENTIAL_KEYS), env, path);
+}
+
+/** `raw` with the given top-level or `block.key` entries removed (anything else is left to the schema). */
+function withoutKeys(raw: unknown, keys: readonly string[]): unknown {
+  if (!isPlainObject(raw)) return raw;
+  const copy: Record<string, unknown> = { ...raw };
+  for (const key of keys) {
+    const [block, inner] = key.split('.');
+    if (block === undefined) continue;
+    if (inner === undefined) delete copy[block];
+    else if (isPlainObject(copy[block])) {
+      const { [inner]: _dropped, ...rest } = copy[block];
+      copy[block] = rest;
+    }
+  }
+  return copy;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The parsed JSON of a config file (exit 2 when it cannot be read or is not JSON). */
+function readConfigDocument(path: string): unknown {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -126,13 +188,11 @@ export function loadConfigFile(path: string, env: Readonly<Record<string, string
       cause: error,
     });
   }
-  let raw: unknown;
   try {
-    raw = JSON.parse(text);
+    return JSON.parse(text);
   } catch (error) {
     throw new ConfigError(path, [{ path: '(root)', message: `is not valid JSON: ${(error as Error).message}` }]);
   }
-  return resolveConfig(raw, env, path);
 }
 
 /**

@@ -1,15 +1,37 @@
+import { registerSecret } from '../log/index.js';
 import type { Config } from './schema.js';
+import { maskUrlCredentials, urlCredentials } from './url-credentials.js';
 
 const MASK = '***';
 
-/** The resolved config with every secret replaced, for `venue-etl config` and logs. */
+/**
+ * The resolved config with every secret replaced, for `venue-etl config` and logs: the token,
+ * the receiver credential, and credentials written into URL-valued keys (`api.baseUrl`).
+ */
 export function maskConfig(config: Config): Config {
   return {
     ...config,
-    ...(config.api === undefined ? {} : { api: { ...config.api, token: MASK } }),
+    ...(config.api === undefined ? {} : { api: { ...config.api, baseUrl: maskUrlCredentials(config.api.baseUrl), token: MASK } }),
     receiver: {
       ...config.receiver,
       ...(config.receiver.authorization === undefined ? {} : { authorization: MASK }),
     },
   };
+}
+
+/**
+ * Registers the config's secrets with the log's scrubber, so they are masked in every log line,
+ * error and stored message: the token, the receiver credential, and the credentials of any URL
+ * in any key (so a URL-valued key added later is covered without a change here).
+ */
+export function registerConfigSecrets(config: Config): void {
+  registerSecret(config.api?.token);
+  registerSecret(config.receiver.authorization);
+  for (const text of stringsOf(config)) for (const secret of urlCredentials(text)) registerSecret(secret);
+}
+
+function* stringsOf(value: unknown): Generator<string> {
+  if (typeof value === 'string') yield value;
+  else if (Array.isArray(value)) for (const item of value) yield* stringsOf(item);
+  else if (value !== null && typeof value === 'object') for (const item of Object.values(value)) yield* stringsOf(item);
 }

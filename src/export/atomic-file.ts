@@ -1,4 +1,4 @@
-import { closeSync, fsyncSync, openSync, renameSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { open, rename } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
@@ -49,14 +49,37 @@ export async function publishFileAsync(temp: string, target: string): Promise<vo
   await fsyncPathAsync(dirname(target));
 }
 
-/** Writes `text` to `path` atomically, through a hidden temp file beside it. */
-export function writeFileAtomic(path: string, text: string): void {
-  const temp = join(dirname(path), `.${basename(path)}.tmp-${process.pid}`);
-  const fd = openSync(temp, 'w');
+/** How the temp files of `name` start: `.<name>.tmp-`, then the writer's pid (see stale-temps.ts). */
+export function tempPrefix(name: string): string {
+  return `.${name}.tmp-`;
+}
+
+/** Deletes a temp file that will not be published; gone already is fine. */
+export function discardTemp(path: string): void {
   try {
-    writeSync(fd, text);
-  } finally {
-    closeSync(fd);
+    unlinkSync(path);
+  } catch {
+    // Nothing to free: it was never created, or is gone.
   }
-  publishFile(temp, path);
+}
+
+/**
+ * Writes `text` to `path` atomically, through a hidden temp file beside it. writeFileSync writes
+ * every byte or throws (a bare writeSync may write part of the text on a full disk and return);
+ * a temp that fails is deleted, so a full disk is not left fuller.
+ */
+export function writeFileAtomic(path: string, text: string): void {
+  const temp = join(dirname(path), `${tempPrefix(basename(path))}${process.pid}`);
+  try {
+    const fd = openSync(temp, 'w');
+    try {
+      writeFileSync(fd, text);
+    } finally {
+      closeSync(fd);
+    }
+    publishFile(temp, path);
+  } catch (error) {
+    discardTemp(temp);
+    throw error;
+  }
 }

@@ -1,6 +1,8 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { DATA_FILE } from './tables.js';
+import { tempPrefix } from './atomic-file.js';
+import { isStaleTemp } from './stale-temps.js';
 
 export interface FileIdentity {
   readonly bytes: number;
@@ -14,11 +16,11 @@ export interface TableDirState {
   readonly files: ReadonlyMap<string, FileIdentity>;
   /** `*.parquet` files that are not ours (another tool, an older layout): a glob would mix them in. */
   readonly strays: readonly string[];
-  /** Temp files of an export that was killed. */
+  /** Temp files of an export that is gone (killed, or failed): see isStaleTemp. */
   readonly temps: readonly string[];
 }
 
-export const TEMP_PREFIX = `.${DATA_FILE}.tmp-`;
+export const TEMP_PREFIX = tempPrefix(DATA_FILE);
 
 export function identityOf(path: string): FileIdentity {
   const stat = statSync(path);
@@ -35,8 +37,9 @@ export function scanTableDir(tableDir: string, partitioned: boolean): TableDirSt
     if (!entry.isFile()) continue;
     const path = join(entry.parentPath, entry.name);
     const key = relative(tableDir, path).split(sep).join('/');
-    if (entry.name.startsWith(TEMP_PREFIX)) temps.push(path);
-    else if (ours.test(key)) files.set(key, identityOf(path));
+    if (entry.name.startsWith(TEMP_PREFIX)) {
+      if (isStaleTemp(entry.name, TEMP_PREFIX)) temps.push(path);
+    } else if (ours.test(key)) files.set(key, identityOf(path));
     else if (entry.name.endsWith('.parquet')) strays.push(path);
   }
   return { files, strays, temps };

@@ -1,10 +1,11 @@
-import { openSync, closeSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
+import { openSync, closeSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { EtlError, ExitCode } from '../errors/index.js';
 
 const LOCK_FILE = '.venue-etl-export.lock';
 
-function alive(pid: number): boolean {
+/** Whether a process with this pid exists (a temp file or lock of a dead one is stale). */
+export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
@@ -24,7 +25,14 @@ export function acquireExportLock(dir: string): () => void {
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       const fd = openSync(path, 'wx');
-      writeSync(fd, `${process.pid}\n`);
+      try {
+        writeFileSync(fd, `${process.pid}\n`);
+      } catch (error) {
+        // A full disk: no lock without a pid in it (the next export would take an empty one over anyway).
+        closeSync(fd);
+        unlinkSync(path);
+        throw error;
+      }
       closeSync(fd);
       return () => {
         try {
@@ -36,7 +44,7 @@ export function acquireExportLock(dir: string): () => void {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       const holder = Number.parseInt(readFileSync(path, 'utf8'), 10);
-      if (Number.isInteger(holder) && holder !== process.pid && alive(holder)) {
+      if (Number.isInteger(holder) && holder !== process.pid && processAlive(holder)) {
         throw new EtlError('VENUE_EXPORT_BUSY', `another export (PID ${holder}) is writing ${dir}`, {
           hint: 'wait for it to finish; exports of the same directory cannot run at the same time',
           exitCode: ExitCode.failed,

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { Logger } from '../log/index.js';
@@ -10,7 +10,10 @@ import { fingerprintPartitions, tableColumns } from './fingerprint.js';
 import { MANIFEST_FILE, readManifest, writeManifest, type Manifest, type PartitionEntry, type TableEntry } from './manifest.js';
 import { removeFileAndEmptyFolders } from './remove-file.js';
 import { EXPORT_TABLES, PARTITION_KEYS, type ExportTable } from './tables.js';
-import { writePartitionFile } from './write-file.js';
+import { makeFolderBelow, writePartitionFile } from './write-file.js';
+import { exportEnvironmentError, exportFolderGone, exportNotAFolder, folderIdentity, sameFolder, type FolderIdentity } from './environment-errors.js';
+import { staleTempsIn } from './stale-temps.js';
+import { tempPrefix } from './atomic-file.js';
 import { Pipeline } from './pipeline.js';
 import type { ExportReport, TableExportReport } from './export-report.js';
 
@@ -54,46 +57,79 @@ export async function exportParquet(options: ExportOptions): Promise<ExportRepor
   const tables = selectTables(options.tables);
   const dir = resolve(options.dir);
   const path = typeof options.warehouse === 'string' ? options.warehouse : options.warehouse.path;
-  mkdirSync(dir, { recursive: true });
-  const release = acquireExportLock(dir);
+  if (existsSync(dir) && !statSync(dir).isDirectory()) throw exportNotAFolder(dir);
+  let root: FolderIdentity | undefined;
   try {
-    const source = await openWarehouseSource(path, { shareWithWriters: options.shareWithWriters ?? false, ...(options.logger ? { logger: options.logger } : {}) });
+    mkdirSync(dir, { recursive: true });
+    root = folderIdentity(dir);
+    if (root === undefined) throw exportFolderGone(dir, undefined);
+    const folder: ExportFolder = { dir, identity: root };
+    const release = acquireExportLock(dir);
     try {
-      const connection = source.connection;
-      let manifest = readManifest(dir);
-      const reports: TableExportReport[] = [];
-      await connection.run('BEGIN TRANSACTION');
+      sweepManifestTemps(dir, options.logger);
+      const source = await openWarehouseSource(path, { shareWithWriters: options.shareWithWriters ?? false, ...(options.logger ? { logger: options.logger } : {}) });
       try {
-        for (const table of tables) {
-          const { report, entry } = await exportTable(connection, table, dir, manifest, options);
-          reports.push(report);
-          if (entry) {
-            // Saved after every table: an interrupted export keeps what it finished.
-            manifest = { ...manifest, exportedAt: new Date().toISOString(), tables: { ...manifest.tables, [table.name]: entry } };
-            writeManifest(dir, manifest);
+        const connection = source.connection;
+        let manifest = readManifest(dir);
+        const reports: TableExportReport[] = [];
+        await connection.run('BEGIN TRANSACTION');
+        try {
+          for (const table of tables) {
+            const { report, entry } = await exportTable(connection, table, folder, manifest, options);
+            reports.push(report);
+            if (entry) {
+              // Saved after every table: an interrupted export keeps what it finished.
+              manifest = { ...manifest, exportedAt: new Date().toISOString(), tables: { ...manifest.tables, [table.name]: entry } };
+              assertSameFolder(folder);
+              writeManifest(dir, manifest);
+            }
           }
+        } finally {
+          await connection.run('ROLLBACK').catch(() => undefined);
         }
+        const report = { dir, manifest: join(dir, MANIFEST_FILE), tables: reports, seconds: (performance.now() - started) / 1000 };
+        options.logger?.info(
+          { dir, written: sum(reports, (t) => t.written), removed: sum(reports, (t) => t.removed), seconds: round(report.seconds) },
+          'parquet export finished',
+        );
+        return report;
       } finally {
-        await connection.run('ROLLBACK').catch(() => undefined);
+        await source.close();
       }
-      const report = { dir, manifest: join(dir, MANIFEST_FILE), tables: reports, seconds: (performance.now() - started) / 1000 };
-      options.logger?.info(
-        { dir, written: sum(reports, (t) => t.written), removed: sum(reports, (t) => t.removed), seconds: round(report.seconds) },
-        'parquet export finished',
-      );
-      return report;
     } finally {
-      await source.close();
+      release();
     }
-  } finally {
-    release();
+  } catch (error) {
+    throw exportEnvironmentError(error, dir, root);
+  }
+}
+
+/** The export's folder as it was when the export started (see assertSameFolder). */
+interface ExportFolder {
+  readonly dir: string;
+  readonly identity: FolderIdentity;
+}
+
+/**
+ * Before each file and the manifest: a folder deleted (or deleted and created again) since the
+ * export started would get a partial tree and a manifest naming files it does not hold.
+ */
+function assertSameFolder(folder: ExportFolder): void {
+  if (!sameFolder(folder.dir, folder.identity)) throw exportFolderGone(folder.dir, undefined);
+}
+
+/** Manifest temps of an export that was killed between writing and renaming the manifest. */
+function sweepManifestTemps(dir: string, logger: Logger | undefined): void {
+  for (const temp of staleTempsIn(dir, tempPrefix(MANIFEST_FILE))) {
+    removeFileAndEmptyFolders(temp, dir);
+    logger?.debug({ file: temp }, 'removed a manifest temp file left by an interrupted export');
   }
 }
 
 async function exportTable(
   connection: DuckDBConnection,
   table: ExportTable,
-  dir: string,
+  folder: ExportFolder,
   manifest: Manifest,
   options: ExportOptions,
 ): Promise<{ report: TableExportReport; entry?: TableEntry }> {
@@ -105,8 +141,9 @@ async function exportTable(
     logger?.warn('the warehouse has no such table; skipped');
     return { report: { ...emptyReport(table), missing: true } };
   }
-  const tableDir = join(dir, table.name);
-  mkdirSync(tableDir, { recursive: true });
+  const tableDir = join(folder.dir, table.name);
+  assertSameFolder(folder);
+  makeFolderBelow(folder.dir, tableDir);
   const previous = manifest.tables[table.name];
   // A new column (a later migration) changes every file: start over for this table.
   const sameSchema = previous !== undefined && JSON.stringify(previous.columns) === JSON.stringify(columns);
@@ -131,6 +168,7 @@ async function exportTable(
   try {
     for (const partition of current) {
       if (options.signal?.aborted) throw aborted();
+      assertSameFolder(folder);
       const old = sameSchema ? previous.partitions[partition.key] : undefined;
       const file = disk.files.get(partition.key);
       if (
@@ -145,7 +183,7 @@ async function exportTable(
         unchanged++;
         continue;
       }
-      const publish = await writePartitionFile(connection, table, columns, partition, join(tableDir, ...partition.key.split('/')));
+      const publish = await writePartitionFile(connection, table, columns, partition, tableDir, join(tableDir, ...partition.key.split('/')));
       await publishing.add(async () => {
         const identity = await publish();
         partitions[partition.key] = { rows: partition.rows, fingerprint: partition.fingerprint, ...identity, writtenAt: new Date().toISOString() };

@@ -1,7 +1,8 @@
-import { mkdirSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { mkdirSync, statSync } from 'node:fs';
+import { dirname, join, relative, sep } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { publishFileAsync } from './atomic-file.js';
+import { discardTemp, publishFileAsync } from './atomic-file.js';
+import { errnoCode } from './environment-errors.js';
 import { identityOf, TEMP_PREFIX, type FileIdentity } from './disk-scan.js';
 import { monthExpression, type ExportTable } from './tables.js';
 import { identifier, literal } from './sql-text.js';
@@ -29,6 +30,23 @@ function partitionFilter(table: ExportTable, partition: PartitionState): string 
 }
 
 /**
+ * Creates `folder` below `root`, one level at a time and never `root` itself: if the export's
+ * folder is deleted while it runs, the next write fails (and says so) instead of quietly
+ * creating a new, partial export tree.
+ */
+export function makeFolderBelow(root: string, folder: string): void {
+  let current = root;
+  for (const part of relative(root, folder).split(sep).filter((p) => p !== '')) {
+    current = join(current, part);
+    try {
+      mkdirSync(current);
+    } catch (error) {
+      if (errnoCode(error) !== 'EEXIST' || !statSync(current).isDirectory()) throw error;
+    }
+  }
+}
+
+/**
  * Writes one partition's rows to a hidden temp file in the partition's folder (no `*.parquet`
  * glob matches it) and returns a function that publishes it: fsync, then rename over the old
  * file. A reader, or a crash at any point, sees the old complete file or the new complete one.
@@ -39,23 +57,36 @@ export async function writePartitionFile(
   table: ExportTable,
   columns: readonly ColumnInfo[],
   partition: PartitionState,
+  tableDir: string,
   target: string,
 ): Promise<() => Promise<FileIdentity>> {
   const folder = dirname(target);
-  mkdirSync(folder, { recursive: true });
+  makeFolderBelow(tableDir, folder);
   const temp = join(folder, `${TEMP_PREFIX}${process.pid}`);
   // The stream of a partitioned table is in the path (hive style), not in the file.
   const fileColumns = columns.filter((c) => !(table.partitionBy && c.name === 'stream'));
   const order = table.orderBy.filter((name) => fileColumns.some((c) => c.name === name));
-  await connection.run(
-    `COPY (SELECT ${fileColumns.map((c) => identifier(c.name)).join(', ')}
-             FROM ${identifier(table.name)}
-            WHERE ${partitionFilter(table, partition)}
-            ${order.length > 0 ? `ORDER BY ${order.map(identifier).join(', ')}` : ''})
-       TO ${literal(temp)} (FORMAT parquet, COMPRESSION zstd)`,
-  );
+  // A temp that will not be published is deleted at once: on a full disk it holds the space
+  // the rest of the export (or the next one) needs.
+  try {
+    await connection.run(
+      `COPY (SELECT ${fileColumns.map((c) => identifier(c.name)).join(', ')}
+               FROM ${identifier(table.name)}
+              WHERE ${partitionFilter(table, partition)}
+              ${order.length > 0 ? `ORDER BY ${order.map(identifier).join(', ')}` : ''})
+         TO ${literal(temp)} (FORMAT parquet, COMPRESSION zstd)`,
+    );
+  } catch (error) {
+    discardTemp(temp);
+    throw error;
+  }
   return async () => {
-    await publishFileAsync(temp, target);
+    try {
+      await publishFileAsync(temp, target);
+    } catch (error) {
+      discardTemp(temp);
+      throw error;
+    }
     return identityOf(target);
   };
 }

@@ -16,12 +16,18 @@ export function registerSecret(value: string | undefined): void {
   if (bearer?.[1] && bearer[1].length >= 4) secrets.add(bearer[1]);
 }
 
+/**
+ * `scheme://user:password@`: a password written into any URL, registered or not (one shorter
+ * than the registry's 4 characters, a URL that never went through the config).
+ */
+const URL_PASSWORD = /\b([a-z][a-z\d+.-]*:\/\/[^\s/?#@:]*):[^\s/?#@]+@/gi;
+
 export function scrubSecrets(text: string): string {
   let out = text;
   for (const secret of secrets) {
     if (out.includes(secret)) out = out.split(secret).join('***');
   }
-  return out;
+  return out.includes('@') ? out.replace(URL_PASSWORD, '$1:***@') : out;
 }
 
 /** For tests. */

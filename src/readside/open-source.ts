@@ -5,13 +5,16 @@ import { openWarehouseSource, type QuerySource, type WarehouseSourceOptions } fr
 /** Waiting for another process's write lock (see WarehouseSourceOptions). */
 export type QuerySourceOptions = Pick<WarehouseSourceOptions, 'waitMs' | 'logger'>;
 
+/** The two paths the read side needs. */
+export type QuerySourcePaths = Pick<Config, 'warehouse' | 'parquet'>;
+
 /** The warehouse file read-only, or with `--parquet` the exported files behind same-named views. */
-export function openQuerySource(config: Config, parquet: boolean, options: QuerySourceOptions = {}): Promise<QuerySource> {
+export function openQuerySource(config: QuerySourcePaths, parquet: boolean, options: QuerySourceOptions = {}): Promise<QuerySource> {
   return parquet ? openParquetSource(config.parquet.dir) : openWarehouseSource(config.warehouse.path, options);
 }
 
 /** Runs `work` on a source and always closes it (releasing the file lock). */
-export async function withQuerySource<T>(config: Config, parquet: boolean, work: (source: QuerySource) => Promise<T>, options: QuerySourceOptions = {}): Promise<T> {
+export async function withQuerySource<T>(config: QuerySourcePaths, parquet: boolean, work: (source: QuerySource) => Promise<T>, options: QuerySourceOptions = {}): Promise<T> {
   const source = await openQuerySource(config, parquet, options);
   try {
     return await work(source);

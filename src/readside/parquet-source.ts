@@ -1,8 +1,9 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { EXPORT_TABLES, readManifest, type ExportTable, type TableEntry } from '../export/index.js';
 import { identifier, literal } from '../export/sql-text.js';
+import { exportNotAFolder } from '../export/environment-errors.js';
 import { sqlDir } from '../warehouse/sql-files.js';
 import { parquetMissing } from './errors.js';
 import { utcSession, type QuerySource } from './warehouse-source.js';
@@ -43,6 +44,7 @@ function viewSql(table: ExportTable, tableDir: string, entry: TableEntry | undef
  */
 export async function openParquetSource(dir: string): Promise<QuerySource> {
   const root = resolve(dir);
+  if (existsSync(root) && !statSync(root).isDirectory()) throw exportNotAFolder(root);
   const manifest = readManifest(root);
   const statements = EXPORT_TABLES.flatMap((table) => {
     const sql = viewSql(table, join(root, table.name), manifest.tables[table.name]);

@@ -1,4 +1,5 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportParquet, EXPORT_TABLES, MANIFEST_FILE, type ExportReport } from '../../src/export/index.js';
@@ -292,5 +293,41 @@ describe('export inside a process that writes the warehouse (serve)', () => {
     }
     const report = await exportParquet({ warehouse, dir: join(dir, 'parquet'), tables: ['accounts'] });
     expect(report.tables[0].written).toBe(1);
+  });
+});
+
+describe('temp files left in the export folder', () => {
+  const { dir, cleanup } = tempDir();
+  const warehouse = join(dir, 'warehouse.duckdb');
+  const parquet = join(dir, 'parquet');
+  let running: ChildProcess | undefined;
+  afterAll(() => {
+    running?.kill('SIGKILL');
+    cleanup();
+  });
+
+  /** The pid of a process that has exited: a temp named after it belongs to no running export. */
+  async function deadPid(): Promise<number> {
+    const child = spawn(process.execPath, ['-e', '']);
+    await new Promise((resolve) => child.on('exit', resolve));
+    return child.pid!;
+  }
+
+  it('removes the manifest and data temps of exports that are gone, and leaves those of a running one', async () => {
+    await seededWarehouse(warehouse);
+    await exportParquet({ warehouse, dir: parquet, tables: ['accounts'] });
+    // Stands in for an export that is still writing (another process, alive for the whole test).
+    running = spawn('sleep', ['600']);
+    const live = running.pid!;
+    const dead = await deadPid();
+    const temp = (folder: string, name: string, pid: number) => join(folder, `.${name}.tmp-${pid}`);
+    const stale = [temp(parquet, MANIFEST_FILE, dead), temp(join(parquet, 'accounts'), 'data.parquet', dead)];
+    const kept = [temp(parquet, MANIFEST_FILE, live), temp(join(parquet, 'accounts'), 'data.parquet', live)];
+    for (const file of [...stale, ...kept]) writeFileSync(file, 'partial');
+
+    const run = await runCli(['export', '--config', writeConfig(dir), '--tables', 'accounts', '--log-level', 'warn']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(stale.filter((file) => existsSync(file))).toEqual([]);
+    expect(kept.filter((file) => existsSync(file))).toEqual(kept);
   });
 });

@@ -1,5 +1,6 @@
 /**
- * Secrets canary: a random API token and random receiver credentials go through every error
+ * Secrets canary: a random API token, random receiver credentials and a random password in
+ * `api.baseUrl` (`http://user:password@host`) go through every error
  * path that can be forced — refused token, 5xx and error bodies, bad config (also one that puts
  * a secret where an error message quotes the value), a failing slice, a server that echoes the
  * Authorization header in its error bodies, receiver 401s, `serve` at trace — all at
@@ -30,9 +31,13 @@ const PASSWORD = `cnrypwd${hex(10)}`;
 const CREDENTIALS = Buffer.from(`${USER}:${PASSWORD}`).toString('base64');
 const AUTHORIZATION = `Basic ${CREDENTIALS}`;
 const AUTH_ENV = 'VENUE_RECEIVER_AUTHORIZATION';
+/** A password written into api.baseUrl, from the environment like the other secrets. */
+const URL_PASSWORD = `cnryurl${hex(10)}`;
+const URL_PASSWORD_ENV = 'VENUE_API_URL_PASSWORD';
 /** What must never show: each secret, and the parts a leak would most likely show. */
 const CANARIES: Readonly<Record<string, string>> = {
   token: TOKEN, 'refused token': REFUSED_TOKEN, 'receiver authorization': AUTHORIZATION, 'base64 credentials': CREDENTIALS, password: PASSWORD,
+  'password in api.baseUrl': URL_PASSWORD,
   // The start of an echoed header, as a parser's excerpt of the body would show it.
   'token start': `Bearer ${TOKEN.slice(0, 3)}`,
 };
@@ -43,7 +48,7 @@ const record = (label: string, run: CliResult): CliResult => {
   outputs.push({ label, text: `${run.stdout}\n${run.stderr}` });
   return run;
 };
-const env = (extra: Record<string, string> = {}) => childEnv({ [TOKEN_ENV]: TOKEN, [AUTH_ENV]: AUTHORIZATION, ...extra });
+const env = (extra: Record<string, string> = {}) => childEnv({ [TOKEN_ENV]: TOKEN, [AUTH_ENV]: AUTHORIZATION, [URL_PASSWORD_ENV]: URL_PASSWORD, ...extra });
 
 beforeAll(async () => {
   assertBuilt();
@@ -115,6 +120,19 @@ it('no secret reaches a log, an output, the warehouse, the Parquet export, the j
   // Valid runs first, so the warehouse has data, runs and a failed slice or two.
   expect((await cli('sync', ['sync'], main)).code).toBe(0);
   expect((await cli('config', ['config'], main)).code).toBe(0);
+
+  // A password in api.baseUrl: printed by `config`, carried through a sync, a refused token and a 404 venue.
+  const withUrlPassword = (name: string, edit: (c: Record<string, any>) => void = () => undefined) => config(name, (c) => {
+    c.api.baseUrl = String(c.api.baseUrl).replace('://', `://etl:\${${URL_PASSWORD_ENV}}@`);
+    edit(c);
+  });
+  expect((await cli('config, password in api.baseUrl', ['config'], withUrlPassword('url-password'))).code).toBe(0);
+  const urlSync = await cli('sync, password in api.baseUrl', ['sync'], withUrlPassword('url-password-sync'));
+  expect(urlSync.code, describeRun(urlSync)).toBe(0);
+  const urlRefused = await cli('refused token, password in api.baseUrl', ['sync'], withUrlPassword('url-password-refused'), { [TOKEN_ENV]: REFUSED_TOKEN });
+  expect(urlRefused.code, describeRun(urlRefused)).toBe(1);
+  const urlGhost = await cli('404 venue, password in api.baseUrl', ['sync'], withUrlPassword('url-password-ghost', (c) => c.scope.venues.push('0badc0de-0000-4000-8000-000000000404')));
+  expect(urlGhost.code, describeRun(urlGhost)).toBe(3);
 
   // Refused token: the API answers 401.
   const refused = await cli('refused token', ['sync'], main, { [TOKEN_ENV]: REFUSED_TOKEN });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { resolveConfig, ConfigError, maskConfig } from '../../src/config/index.js';
+import { scrubSecrets } from '../../src/log/index.js';
 
 const V = '00000000-0000-4000-8000-000000000001';
 const minimal = { api: { baseUrl: 'http://127.0.0.1:1', token: '${TOKEN}' }, scope: { venues: [V] } };
@@ -53,5 +54,23 @@ describe('config.example.json', () => {
     const config = resolveConfig(raw, { VENUE_API_TOKEN: 'example-token', VENUE_RECEIVER_AUTHORIZATION: 'Basic dXNlcjpwYXNz' });
     expect(config.sync.streams).toHaveLength(13);
     expect(config.receiver.authorization).toBe('Basic dXNlcjpwYXNz');
+  });
+});
+
+describe('credentials in api.baseUrl', () => {
+  it('are masked in the printed config, host and path kept', () => {
+    const config = resolveConfig({ api: { baseUrl: 'https://etl:${PASSWORD}@api.example.com/v1', token: 'tok-1234' } }, { PASSWORD: 'pw-9c1e77' });
+    expect(maskConfig(config).api!.baseUrl).toBe('https://etl:***@api.example.com/v1');
+    const tokenAsUser = resolveConfig({ api: { baseUrl: 'https://tk-5a5a5a@api.example.com/', token: 'tok-1234' } }, {});
+    expect(maskConfig(tokenAsUser).api!.baseUrl).toBe('https://***@api.example.com/');
+  });
+
+  it('are registered with the log scrubber, as written and percent-decoded, once the config resolves', () => {
+    resolveConfig({ api: { baseUrl: 'http://etl:${PASSWORD}@127.0.0.1:1/', token: 'tok-1234' } }, { PASSWORD: 'p%40ss-71b2' });
+    expect(scrubSecrets('refused p%40ss-71b2, decoded p@ss-71b2')).toBe('refused ***, decoded ***');
+  });
+
+  it('are masked in log text even when never registered (e.g. shorter than 4 characters)', () => {
+    expect(scrubSecrets('GET http://u:pw@host/x failed; mail a@b.c')).toBe('GET http://u:***@host/x failed; mail a@b.c');
   });
 });

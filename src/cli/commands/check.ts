@@ -2,7 +2,7 @@ import { ExitCode } from '../../errors/index.js';
 import { alignedTable, runChecks, withQuerySource } from '../../readside/index.js';
 import { booleanOption } from '../args.js';
 import type { Command } from '../command.js';
-import { commandLogger, loadCommandConfig } from '../context.js';
+import { commandLogger, loadReadSideCommandConfig } from '../context.js';
 
 export const checkCommand: Command = {
   name: 'check',
@@ -11,7 +11,7 @@ export const checkCommand: Command = {
     parquet: { type: 'boolean', description: 'check the Parquet export instead of the warehouse file' },
   },
   async run(args, io) {
-    const config = loadCommandConfig(args, io);
+    const config = loadReadSideCommandConfig(args, io);
     const logger = commandLogger(args, io, config);
     const results = await withQuerySource(config, booleanOption(args, 'parquet'), (source) =>
       runChecks(source.connection, {

@@ -1,5 +1,6 @@
 import { ExitCode } from '../../errors/index.js';
 import { maskConfig } from '../../config/index.js';
+import { scrubSecrets } from '../../log/index.js';
 import { loadCommandConfig } from '../context.js';
 import type { Command } from '../command.js';
 
@@ -9,7 +10,8 @@ export const configCommand: Command = {
   options: {},
   async run(args, io) {
     const config = loadCommandConfig(args, io);
-    io.stdout.write(`${JSON.stringify(maskConfig(config), null, 2)}\n`);
+    // Scrubbed as well: a secret in a key the mask does not know (a URL with a password) is registered.
+    io.stdout.write(`${scrubSecrets(JSON.stringify(maskConfig(config), null, 2))}\n`);
     return ExitCode.ok;
   },
 };

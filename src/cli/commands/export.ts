@@ -3,7 +3,7 @@ import { exportParquet } from '../../export/index.js';
 import { formatExportReport } from '../../export/format-report.js';
 import { listOption } from '../args.js';
 import type { Command } from '../command.js';
-import { commandLogger, loadCommandConfig } from '../context.js';
+import { commandLogger, loadReadSideCommandConfig } from '../context.js';
 
 export const exportCommand: Command = {
   name: 'export',
@@ -12,7 +12,7 @@ export const exportCommand: Command = {
     tables: { type: 'string', description: 'only these tables (comma-separated)', valueName: 'T,T' },
   },
   async run(args, io) {
-    const config = loadCommandConfig(args, io);
+    const config = loadReadSideCommandConfig(args, io);
     const logger = commandLogger(args, io, config);
     const tables = listOption(args, 'tables');
     const report = await exportParquet({

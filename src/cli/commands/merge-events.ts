@@ -4,15 +4,14 @@ import { listSegments } from '../../receiver/journal-segments.js';
 import { LOCK_WAIT_MS } from '../../runner/sync-job.js';
 import { openWarehouseWhenFree } from '../../warehouse/index.js';
 import type { Command } from '../command.js';
-import { commandLogger } from '../context.js';
-import { loadCredentialFreeConfig } from '../credential-free-config.js';
+import { commandLogger, loadCredentialFreeCommandConfig } from '../context.js';
 
 export const mergeEventsCommand: Command = {
   name: 'merge-events',
   summary: 'Merge the event receiver\'s journal into the warehouse without serve (for cron setups, or before an export). Needs only warehouse.path and the journal folder.',
   options: {},
   async run(args, io) {
-    const config = loadCredentialFreeConfig(args, io);
+    const config = loadCredentialFreeCommandConfig(args, io);
     const logger = commandLogger(args, io, config);
     const journalDir = journalDirOf(config);
     if ((await listSegments(journalDir)).length === 0) {

@@ -2,7 +2,7 @@ import { ExitCode } from '../../errors/index.js';
 import { alignedTable, checkSqlParams, formatResult, listNamedSql, loadNamedSql, parseFormat, runNamedSql, withQuerySource } from '../../readside/index.js';
 import { booleanOption, dateOption, listOption, stringOption } from '../args.js';
 import type { Command } from '../command.js';
-import { commandLogger, loadCommandConfig } from '../context.js';
+import { commandLogger, loadReadSideCommandConfig } from '../context.js';
 
 export const reportCommand: Command = {
   name: 'report',
@@ -31,7 +31,7 @@ export const reportCommand: Command = {
     const venues = listOption(args, 'venues');
     // Before the warehouse is opened: a bad argument is exit 2 whether or not the file exists.
     checkSqlParams({ from, to, venues });
-    const config = loadCommandConfig(args, io);
+    const config = loadReadSideCommandConfig(args, io);
     const logger = commandLogger(args, io, config);
     const result = await withQuerySource(
       config,

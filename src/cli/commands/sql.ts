@@ -2,7 +2,7 @@ import { ExitCode, UsageError } from '../../errors/index.js';
 import { formatResult, parseFormat, runReadOnly, withQuerySource } from '../../readside/index.js';
 import { booleanOption, stringOption } from '../args.js';
 import type { Command } from '../command.js';
-import { commandLogger, loadCommandConfig } from '../context.js';
+import { commandLogger, loadReadSideCommandConfig } from '../context.js';
 
 export const sqlCommand: Command = {
   name: 'sql',
@@ -19,7 +19,7 @@ export const sqlCommand: Command = {
       throw new UsageError('venue-etl sql needs a query', 'e.g. venue-etl sql "SELECT stream, count(*) AS n FROM series_points GROUP BY ALL"');
     }
     const format = parseFormat(stringOption(args, 'format'));
-    const config = loadCommandConfig(args, io);
+    const config = loadReadSideCommandConfig(args, io);
     const logger = commandLogger(args, io, config);
     const result = await withQuerySource(config, booleanOption(args, 'parquet'), (source) => runReadOnly(source.connection, query), { logger });
     io.stdout.write(formatResult(result, format));

@@ -1,7 +1,7 @@
 import { ExitCode } from '../../errors/index.js';
 import { formatTable, loadNamedSql, runNamedSql, withQuerySource, type QueryResult } from '../../readside/index.js';
 import type { Command } from '../command.js';
-import { commandLogger, loadCommandConfig } from '../context.js';
+import { commandLogger, loadReadSideCommandConfig } from '../context.js';
 
 /** Each section is a report of sql/reports, so `venue-etl report NAME` shows the same rows. */
 const SECTIONS = [
@@ -15,7 +15,7 @@ export const statusCommand: Command = {
   summary: 'Cursors and freshness per stream, the last runs, and the failed slices of the last run.',
   options: {},
   async run(args, io) {
-    const config = loadCommandConfig(args, io);
+    const config = loadReadSideCommandConfig(args, io);
     const logger = commandLogger(args, io, config);
     const results = await withQuerySource(config, false, async (source) => {
       const out: QueryResult[] = [];
