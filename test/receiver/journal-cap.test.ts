@@ -60,10 +60,14 @@ describe('the journal cap (receiver.maxJournalBytes)', () => {
     expect(await intake.mergeNow()).toMatchObject({ status: 'locked' });
 
     await release();
-    expect(await intake.mergeNow()).toMatchObject({ status: 'merged', inserted: accepted.length });
+    // The periodic merge (every 50 ms) may take the journal before this call does: what counts
+    // is that every acknowledged event is in the warehouse once a merge has run.
+    expect(await intake.mergeNow()).toMatchObject({ status: 'merged' });
     expect(intake.stats.journal.unmergedBytes).toBe(0);
+    expect((await readTables(warehousePath())).events).toHaveLength(accepted.length);
     expect((await post(intake.url, eventBody({ visits: 500 }))).status).toBe(200);
-    expect(await intake.mergeNow()).toMatchObject({ status: 'merged', inserted: 1 });
+    expect(await intake.mergeNow()).toMatchObject({ status: 'merged' });
+    expect(intake.stats.journal.unmergedBytes).toBe(0);
     expect((await readTables(warehousePath())).events).toHaveLength(accepted.length + 1);
   });
 
