@@ -19,8 +19,9 @@ export interface Catalogue {
 /** Built-in stream names, in catalogue order (the config refuses an endpoint row that reuses one). */
 export const BUILTIN_STREAMS: readonly string[] = [...new Set(ENDPOINTS.map((row) => row.stream))];
 
-export function buildCatalogue(userRows: readonly UserEndpointRow[] = []): Catalogue {
-  const rows = [...ENDPOINTS, ...userRows.map(endpointFromConfig)];
+/** The catalogue of `builtIn` rows (the endpoint table by default) and the config's rows, followed alike. */
+export function buildCatalogue(userRows: readonly UserEndpointRow[] = [], builtIn: readonly EndpointRow[] = ENDPOINTS): Catalogue {
+  const rows = [...builtIn, ...userRows.map(endpointFromConfig)];
   const byStream = new Map<string, EndpointRow[]>();
   for (const row of rows) {
     checkRow(row);
