@@ -16,7 +16,7 @@ import { requireApi, resolveConfig, type ApiReadyConfig } from '../src/config/in
 import { createLogger } from '../src/log/index.js';
 import { addDays, requestsOf, todayUtc } from '../src/plan/index.js';
 import { planBackfillRun, runBackfill } from '../src/runner/backfill-job.js';
-import { placeholderValues, requestPath } from '../src/runner/request-path.js';
+import { placeholderValues, requestPath } from '../src/extract/index.js';
 import { fmt, type Figure } from './figure.js';
 import { processCpuMs, startSimulatorProcess, type SimulatorProcess } from './simulator-process.js';
 
@@ -95,8 +95,7 @@ async function bareClient(
   for (const chain of chains) {
     for (const slice of chain.slices) {
       for (const request of requestsOf(slice)) {
-        const path = requestPath(slice.endpoint, placeholderValues(slice.endpoint, slice.scopeId), request);
-        paths.push(slice.endpoint.list ? `${path}${path.includes('?') ? '&' : '?'}page[number]=1&page[size]=${config.api.pageSize}` : path);
+        paths.push(requestPath(slice.endpoint, placeholderValues(slice.endpoint, slice.scopeId), request, config.api.pageSize));
       }
     }
   }

@@ -14,7 +14,7 @@ import { createLogger } from '../src/log/index.js';
 import { addDays } from '../src/plan/index.js';
 import { planBackfillRun } from '../src/runner/backfill-job.js';
 import { executeRun } from '../src/runner/execute-run.js';
-import { extractAnalytics } from '../src/runner/extract-analytics.js';
+import { extractAnalytics } from '../src/extract/index.js';
 import { DriftReporter } from '../src/normalize/index.js';
 import { openWarehouse } from '../src/warehouse/index.js';
 import { memoryClient } from './memory-client.js';
@@ -108,6 +108,7 @@ export async function loadThroughRunner(bodies: SeriesBodies, path: string): Pro
     const result = await executeRun({
       job: 'bench-load',
       config,
+      catalogue: plan.catalogue,
       logger: createLogger({ level: 'warn' }),
       client,
       warehouse,

@@ -13,7 +13,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ANALYTICS_STREAMS } from '../src/catalogue/index.js';
+import { buildCatalogue, defaultStreams } from '../src/catalogue/index.js';
 import { addDays, todayUtc } from '../src/plan/index.js';
 import { startSimulator } from '../src/simulator/index.js';
 import { openWarehouse } from '../src/warehouse/index.js';
@@ -21,7 +21,7 @@ import { runCli, writeConfig } from './cli-process.js';
 import { fmt, type Figure } from './figure.js';
 
 const HISTORY_STREAMS = 4;
-const SUMMARY_STREAMS = ANALYTICS_STREAMS.length - HISTORY_STREAMS;
+const SUMMARY_STREAMS = defaultStreams(buildCatalogue(), undefined, 'windowed').length - HISTORY_STREAMS;
 
 export interface NightlyRerunOptions {
   readonly venues: number;

@@ -1,4 +1,4 @@
-import { SNAPSHOT_STREAMS } from '../src/catalogue/index.js';
+import { buildCatalogue, defaultStreams } from '../src/catalogue/index.js';
 import type { JobDefinition } from '../src/scheduler/job.js';
 
 /** Venue roles, project roles and the accounts they point to, as versions. */
@@ -7,8 +7,7 @@ export const rolesSnapshot: JobDefinition = {
   description: 'snapshot of venue roles, project roles and their accounts (role versions)',
   defaultSchedule: '5 2 * * *',
   run(context) {
-    const configured = context.config.sync.streams;
-    const streams = configured ? SNAPSHOT_STREAMS.filter((s) => configured.includes(s)) : [...SNAPSHOT_STREAMS];
-    return context.sync(streams);
+    const { endpoints, sync } = context.config;
+    return context.sync(defaultStreams(buildCatalogue(endpoints), sync.streams, 'snapshots'));
   },
 };

@@ -15,25 +15,64 @@ export type EndpointKind =
 /** Whose id goes into the path or filter: one slice per venue, per project, or one for all. */
 export type EndpointScope = 'venue' | 'project' | 'account';
 
+/** The query parameters that carry a slice's window: its first and its last day (`YYYY-MM-DD`). */
+export interface DateParams {
+  readonly from: string;
+  readonly to: string;
+}
+
 /**
- * One endpoint of the API, as data. The runner, planner and normalizer read these fields; adding
- * an endpoint (e.g. the project statistics of spec 4.11 once their paths are known) is one row.
+ * How the answers of a row are read.
+ * - `single`: one document holding one resource.
+ * - `page-number`: a list; the first request carries `number`=1 and `size`=api.pageSize, then
+ *   `links.next` is followed to its end (README, "Assumptions about the API", Pagination).
+ */
+export type Paginator =
+  | { readonly type: 'single' }
+  | { readonly type: 'page-number'; readonly number: string; readonly size: string };
+
+/**
+ * Ids a row's requests take from what other streams loaded (dlt's `resolve`): the ids the
+ * current rows of `parents` name in their `relationship`, sent in batches of
+ * api.accountsBatchSize, comma-delimited, in the `{placeholder}` of the query.
+ */
+export interface ResolvedIds {
+  readonly placeholder: string;
+  /** These streams run (and commit) before the row's stream in a run that has both. */
+  readonly parents: readonly string[];
+  readonly relationship: 'account';
+}
+
+/**
+ * One endpoint of the API, as data: how its requests are built, what its answers hold and what
+ * they become. The planner, the extractors and the normalizer read these fields and nothing
+ * else; adding an endpoint (e.g. the project statistics once their paths are known) is one row.
+ * A stream may be fed by several rows (accounts: by ids, and the caller's own).
  */
 export interface EndpointRow {
-  /** Spec section, e.g. '4.1'; 'config' for rows added in the config file. */
-  readonly spec: string;
-  /** Stream name: the endpoint's path segment (CONTRACT §3). */
+  /** Stream name: the endpoint's path segment (README, "The warehouse"). */
   readonly stream: string;
   readonly kind: EndpointKind;
   readonly scope: EndpointScope;
-  /** Path below the base URL; `{venue_id}` / `{project_id}` / `{account_id}` are filled in. */
+  /** Path below the base URL; `{venue_id}` / `{project_id}` are filled with the slice's scope id. */
   readonly path: string;
   /** Query parameters; values may hold the same placeholders (e.g. `filter[venue]`). */
   readonly query?: Readonly<Record<string, string>>;
-  /** Whether the endpoint takes `from`/`to` (required on history, optional filters on summaries). */
-  readonly dates: 'required' | 'optional' | 'none';
-  /** A list document, paginated per spec §8; otherwise a single resource. */
-  readonly list: boolean;
+  /**
+   * The window's parameters, sent on every request of the row: also where the API calls them
+   * optional (the summaries), so that every stored period is the one asked for. A row without
+   * them is read whole every run (a snapshot).
+   */
+  readonly dates?: DateParams;
+  readonly paginator: Paginator;
+  /** Ids taken from other streams' rows (the accounts the roles name). */
+  readonly resolve?: ResolvedIds;
+  /**
+   * The caller's own resource (`me`): requested once before anything else as the access check
+   * (a refused token stops the run before the warehouse is opened; the answer's `Date` header
+   * is the API's clock), and stored with `is_me`.
+   */
+  readonly caller?: boolean;
   /** JSON:API `type` of the resources. */
   readonly resourceType: string;
   /** zod schema of the resource's attributes; unknown attributes are tolerated and reported. */
@@ -51,13 +90,11 @@ export interface EndpointRow {
   readonly venueFrom?: 'scope' | 'relationship';
   /** Metrics are every series (history) or numeric (summary) attribute the API sends (config rows without `metrics`). */
   readonly inferMetrics?: boolean;
-  /** Deprecated upstream but still served (spec §9). */
-  readonly deprecated?: boolean;
 }
 
-/** Roles and accounts are read whole every run (a snapshot), not by date window. */
-export function isSnapshotEndpoint(endpoint: Pick<EndpointRow, 'kind'>): boolean {
-  return endpoint.kind === 'roles' || endpoint.kind === 'accounts';
+/** A row without date parameters (roles, accounts) is read whole every run: a snapshot, not by date window. */
+export function isSnapshotEndpoint(endpoint: Pick<EndpointRow, 'dates'>): boolean {
+  return endpoint.dates === undefined;
 }
 
 /** The domain of a metric: declared in the row, or any finite number for attributes no row declares. */

@@ -1,10 +1,10 @@
-export type { EndpointRow, EndpointKind, EndpointScope } from './endpoint-row.js';
+export type { EndpointRow, EndpointKind, EndpointScope, DateParams, Paginator, ResolvedIds } from './endpoint-row.js';
 export { isSnapshotEndpoint, domainOf } from './endpoint-row.js';
 export { ANY_NUMBER, AVERAGE_RATE, COUNT, RATE, RATE_VALUE } from './value-domains.js';
 export type { ValueDomain, PairMetric } from './value-domains.js';
-export { ENDPOINTS } from './endpoints.js';
+export { ENDPOINTS, DATES, PAGES, SINGLE } from './endpoints.js';
 export { resourceAttributes, declaredAttributes, metricDomains } from './resources.js';
 export type { ResourceType } from './resources.js';
-export { buildCatalogue, fillTemplate } from './catalogue.js';
-export type { Catalogue } from './catalogue.js';
-export { ANALYTICS_STREAMS, SNAPSHOT_STREAMS, BUILTIN_STREAMS } from './stream-names.js';
+export { buildCatalogue, defaultStreams, fillTemplate, BUILTIN_STREAMS } from './catalogue.js';
+export type { Catalogue, PlaceholderValue, StreamSet } from './catalogue.js';
+export { UserEndpointRow, endpointFromConfig } from './user-endpoints.js';

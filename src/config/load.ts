@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import cron from 'node-cron';
 import { EtlError, ExitCode } from '../errors/index.js';
-import { BUILTIN_STREAMS } from '../catalogue/stream-names.js';
+import { BUILTIN_STREAMS } from '../catalogue/index.js';
 import { ConfigSchema, type ApiReadyConfig, type Config } from './schema.js';
 import { registerConfigSecrets } from './mask.js';
 import { interpolateEnv, formatPath, referencedValues, type ConfigProblem } from './interpolate.js';
@@ -82,7 +82,7 @@ function crossCheck(config: LenientConfig): ConfigProblem[] {
     }
   });
   endpoints.forEach((row, index) => {
-    if ((BUILTIN_STREAMS as readonly string[]).includes(row.stream)) {
+    if (BUILTIN_STREAMS.includes(row.stream)) {
       problems.push({ path: `endpoints[${index}].stream`, message: `"${row.stream}" is a built-in stream` });
     }
     const placeholder = row.scope === 'venue' ? '{venue_id}' : '{project_id}';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { UserEndpointRow } from '../catalogue/index.js';
 import { LOG_LEVELS } from '../log/index.js';
 
 const isoDate = z
@@ -18,20 +19,6 @@ const DEFAULT_MAX_JOURNAL_BYTES = 1_073_741_824;
 
 export const SummaryGrain = z.enum(['day', 'month']);
 export type SummaryGrain = z.infer<typeof SummaryGrain>;
-
-/** A catalogue row a user adds for an endpoint the spec does not show yet (spec 4.11). */
-export const UserEndpointRow = z.strictObject({
-  stream: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'must be lower-case words joined by "-"'),
-  /** Path below api.baseUrl with `{venue_id}` or `{project_id}`, e.g. `/analytics/project-devices-history/{project_id}/`. */
-  path: z.string().startsWith('/'),
-  scope: z.enum(['venue', 'project']),
-  kind: z.enum(['series', 'summary']),
-  /** JSON:API `type` of the resource the endpoint returns. */
-  resourceType: z.string().min(1),
-  /** Attribute names to load; every numeric / series attribute when omitted. */
-  metrics: z.array(z.string().min(1)).optional(),
-});
-export type UserEndpointRow = z.infer<typeof UserEndpointRow>;
 
 const ApiSchema = z.strictObject({
   baseUrl: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }),

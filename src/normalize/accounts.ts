@@ -1,6 +1,7 @@
-import type { EndpointRow } from '../catalogue/index.js';
+import { resourceAttributes, type EndpointRow } from '../catalogue/index.js';
 import type { DriftReporter } from './drift.js';
 import { checkResource, type ResourceLike } from './resource.js';
+import { schemaError } from './schema-error.js';
 
 /** An account as the API returns it now. */
 export interface AccountSnapshotRow {
@@ -16,17 +17,21 @@ export interface AccountSnapshotRow {
   readonly isMe: boolean;
 }
 
+/** The row's schema checked the attributes (and reported drift); this reads them typed. */
+const AccountAttributes = resourceAttributes.accounts;
+
 export function accountFromResource(endpoint: EndpointRow, resource: ResourceLike, isMe: boolean, where: string, drift: DriftReporter): AccountSnapshotRow {
-  const a = checkResource(endpoint, resource, where, drift);
+  const a = AccountAttributes.parse(checkResource(endpoint, resource, where, drift));
+  if (typeof resource.id !== 'string' || resource.id === '') throw schemaError(endpoint.stream, `${where}.id`, 'is missing');
   return {
-    accountId: resource.id as string,
-    email: a.email as string,
-    fullName: a['full-name'] as string,
-    confirmedAt: (a['confirmed-at'] as string | null) ?? null,
-    language: a.language as string,
-    rolesNames: a['roles-names'] as string[],
-    tags: a.tags as unknown[],
-    createdById: (a['created-by-id'] as string | null) ?? null,
+    accountId: resource.id,
+    email: a.email,
+    fullName: a['full-name'],
+    confirmedAt: a['confirmed-at'],
+    language: a.language,
+    rolesNames: a['roles-names'],
+    tags: a.tags,
+    createdById: a['created-by-id'],
     isMe,
   };
 }

@@ -28,13 +28,15 @@ export function checkResource(endpoint: EndpointRow, resource: ResourceLike, whe
     const problem = issue.code === 'invalid_type' && issue.message.includes('undefined') ? 'is missing' : issue.message;
     throw schemaError(endpoint.stream, `${where}.attributes${path}`, problem);
   }
-  if (endpoint.inferMetrics) return checkInferred(endpoint, resource.attributes as Record<string, unknown>, where, drift);
+  // The schema accepted it, so it is an object; the original is returned, not zod's copy.
+  const attributes = resource.attributes;
+  if (!isRecord(attributes)) throw schemaError(endpoint.stream, `${where}.attributes`, 'is not an object');
+  if (endpoint.inferMetrics) return checkInferred(endpoint, attributes, where, drift);
   let declared = declaredCache.get(endpoint.attributes);
   if (!declared) {
     declared = declaredAttributes(endpoint.attributes);
     declaredCache.set(endpoint.attributes, declared);
   }
-  const attributes = resource.attributes as Record<string, unknown>;
   for (const key in attributes) {
     if (!declared.has(key)) drift.report(endpoint.stream, endpoint.resourceType, key);
   }
@@ -61,4 +63,8 @@ function checkInferred(endpoint: EndpointRow, attributes: Record<string, unknown
     drift.report(endpoint.stream, endpoint.resourceType, key);
   }
   return attributes;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -1,4 +1,4 @@
-import type { EndpointRow } from '../catalogue/index.js';
+import { resourceAttributes, type EndpointRow } from '../catalogue/index.js';
 import type { DriftReporter } from './drift.js';
 import { checkResource, type ResourceLike } from './resource.js';
 import { checkScope, relationshipId } from './scope.js';
@@ -16,9 +16,13 @@ export interface RoleSnapshotRow {
   readonly permissions: readonly string[];
 }
 
+const RoleAttributes = resourceAttributes['project-roles'];
+
 /** A role of the list filtered by `askedId` (`filter[venue]` / `filter[project]`): it must name that venue or project. */
 export function roleFromResource(endpoint: EndpointRow, resource: ResourceLike, askedId: string, where: string, drift: DriftReporter): RoleSnapshotRow {
   const attributes = checkResource(endpoint, resource, where, drift);
+  // What both role types hold, read typed (the row's schema already checked it).
+  const { name, permissions } = RoleAttributes.parse(attributes);
   checkScope(endpoint, resource, askedId, where);
   const scopeName = endpoint.scope === 'project' ? 'project' : 'venue';
   const scopeId = relationshipId(resource, scopeName);
@@ -31,9 +35,9 @@ export function roleFromResource(endpoint: EndpointRow, resource: ResourceLike, 
     roleId: resource.id,
     scopeId,
     accountId,
-    name: attributes.name as string,
+    name,
     inheritedFrom: typeof inherited === 'string' && inherited !== '' ? inherited : null,
     // Sorted: the order of permissions carries no meaning, so it must not open a new version.
-    permissions: [...(attributes.permissions as string[])].sort(),
+    permissions: [...permissions].sort(),
   };
 }

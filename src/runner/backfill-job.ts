@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { buildCatalogue, ANALYTICS_STREAMS } from '../catalogue/index.js';
+import { buildCatalogue, type Catalogue } from '../catalogue/index.js';
 import { summaryGrains, type ApiReadyConfig as Config } from '../config/index.js';
 import { ExitCode, UsageError } from '../errors/index.js';
 import type { Logger } from '../log/index.js';
@@ -28,6 +28,7 @@ export interface BackfillOptions {
 
 export interface BackfillPlan {
   readonly backfillId: string;
+  readonly catalogue: Catalogue;
   readonly chains: readonly Chain[];
   readonly slices: number;
   /** Requests at least (one per window or summary period); list endpoints add a request per extra page. */
@@ -41,9 +42,8 @@ export function planBackfillRun(config: Config, options: BackfillOptions): Backf
   const today = todayUtc(options.now ?? machineNow());
   if (options.from > options.to) throw new UsageError(`--from ${options.from} is after --to ${options.to}`, 'swap them: --from is the first day, --to the last');
   if (options.to > today) throw new UsageError(`--to ${options.to} is in the future (today is ${today} UTC)`, 'the API has no data for future days; use yesterday or earlier');
-  const catalogue = buildCatalogue(config);
-  const defaults = catalogue.streams.filter((s) => (ANALYTICS_STREAMS as readonly string[]).includes(s) || config.endpoints.some((e) => e.stream === s));
-  const scope = resolveScope(config, catalogue, options.streams, options.venues, config.sync.streams?.filter((s) => defaults.includes(s)) ?? defaults);
+  const catalogue = buildCatalogue(config.endpoints);
+  const scope = resolveScope(config, catalogue, 'windowed', options.streams, options.venues);
   const windowDays = options.windowDays ?? config.sync.windowDays;
   const grains = summaryGrains(config);
   const chains = planBackfill({ catalogue, ...scope, from: options.from, to: options.to, today, windowDays, grains });
@@ -53,7 +53,7 @@ export function planBackfillRun(config: Config, options: BackfillOptions): Backf
     const own = chains.filter((c) => c.stream === stream);
     return { stream, slices: own.reduce((n, c) => n + c.slices.length, 0), requests: plannedRequests(own) };
   });
-  return { backfillId, chains, slices: byStream.reduce((n, s) => n + s.slices, 0), requests: plannedRequests(chains), byStream, params };
+  return { backfillId, catalogue, chains, slices: byStream.reduce((n, s) => n + s.slices, 0), requests: plannedRequests(chains), byStream, params };
 }
 
 export interface BackfillResult extends Partial<RunResult> {
@@ -75,7 +75,7 @@ export async function runBackfill(
   const plan = planBackfillRun(config, options);
   const client = clientFor(config, logger);
   try {
-    const clock = await checkAccess(client, () => options.now ?? machineNow(), options.signal);
+    const clock = await checkAccess(client, plan.catalogue, () => options.now ?? machineNow(), options.signal);
     const warnings = reportClock(logger, clock);
     if (options.to > clock.today) {
       throw new UsageError(`--to ${options.to} is in the future at the API (its date is ${clock.today} UTC)`, 'the machine\'s clock is ahead of the API\'s: set it right, or pass an earlier --to');
@@ -97,7 +97,7 @@ export async function runBackfill(
       // back to it may set the cursor, so the nightly job does not pull the same days again.
       const baseline = addDays(config.sync.startDate ?? addDays(clock.lastCompleteDay, 1 - DEFAULT_HISTORY_DAYS), -1);
       const result = await executeRun({
-        job: 'backfill', config, logger, client, warehouse, chains,
+        job: 'backfill', config, catalogue: plan.catalogue, logger, client, warehouse, chains,
         // A cursor says its data is complete: a backfill reaching today loads it, but extends
         // the cursor only up to the run's last complete day, so the nightly sync reads today
         // again once it is over.

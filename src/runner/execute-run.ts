@@ -1,5 +1,6 @@
 import { setMaxListeners } from 'node:events';
 import type { ApiClient } from '../api/client.js';
+import type { Catalogue } from '../catalogue/index.js';
 import { summaryGrains, type ApiReadyConfig as Config } from '../config/index.js';
 import { ExitCode, formatError } from '../errors/index.js';
 import { scrubSecrets, type Logger } from '../log/index.js';
@@ -18,6 +19,8 @@ import type { Warehouse } from '../warehouse/index.js';
 export interface RunInput {
   readonly job: string;
   readonly config: Config;
+  /** The endpoint table the chains were planned from (a stream's rows beyond its first). */
+  readonly catalogue: Catalogue;
   readonly logger: Logger;
   readonly client: ApiClient;
   readonly warehouse: Warehouse;
@@ -61,8 +64,8 @@ export interface RunResult {
 const MAX_CHAINS_IN_FLIGHT = 4096;
 
 /**
- * Runs planned chains as one recorded run: analytics and roles first, then the accounts the
- * roles point to. Slices commit through the group committer; failures land in sync_errors.
+ * Runs planned chains as one recorded run: streams whose rows resolve ids from other streams
+ * (the accounts the roles name) after the others. Slices commit through the group committer; failures land in sync_errors.
  */
 export async function executeRun(input: RunInput): Promise<RunResult> {
   const { warehouse, client, logger } = input;
@@ -106,7 +109,7 @@ async function runStarted(input: RunInput, runId: string, started: number, reque
   const extracting = new WeightedLimit(config.api.concurrency * 4);
   const committer = new GroupCommitter(warehouse, runId, { moreComing: () => extracting.busy });
   const context = {
-    client, warehouse, committer, drift, logger: log, runId,
+    catalogue: input.catalogue, client, warehouse, committer, drift, logger: log, runId,
     extracting: <T>(requests: number, work: () => Promise<T>) => extracting.run(requests, work),
     pageSize: config.api.pageSize,
     accountsBatchSize: config.api.accountsBatchSize,
@@ -141,16 +144,18 @@ async function runStarted(input: RunInput, runId: string, started: number, reque
   if (input.hurry?.aborted) hurry();
   else input.hurry?.addEventListener('abort', hurry, { once: true });
 
-  // Accounts come last: they are looked up from the roles this run has just committed.
-  const accounts = input.chains.filter((chain) => chain.slices[0]?.endpoint.kind === 'accounts');
-  const others = input.chains.filter((chain) => !accounts.includes(chain));
+  // A stream that resolves ids from others comes last: the accounts are looked up from the
+  // roles this run has just committed.
+  const dependent = (chain: Chain): boolean => input.catalogue.rowsOf(chain.stream).some((row) => row.resolve !== undefined);
+  const resolving = input.chains.filter(dependent);
+  const others = input.chains.filter((chain) => !dependent(chain));
   progress.start();
   let first;
   let second;
   try {
     first = await runChains(others, options);
     await committer.drain();
-    second = first.fatal === undefined && !first.interrupted ? await runChains(accounts, options) : { done: 0, failed: 0, skipped: accounts.reduce((n, c) => n + c.slices.length, 0), rows: 0, interrupted: first.interrupted };
+    second = first.fatal === undefined && !first.interrupted ? await runChains(resolving, options) : { done: 0, failed: 0, skipped: resolving.reduce((n, c) => n + c.slices.length, 0), rows: 0, interrupted: first.interrupted };
     await committer.drain();
   } finally {
     progress.stop();

@@ -1,5 +1,7 @@
 import { createApiClient, type ApiClient } from '../api/client.js';
+import type { Catalogue } from '../catalogue/index.js';
 import type { ApiReadyConfig as Config } from '../config/index.js';
+import { accessCheck } from '../extract/index.js';
 import type { Logger } from '../log/index.js';
 import { runClock, type RunClock } from './run-clock.js';
 
@@ -19,18 +21,11 @@ export function clientFor(config: Config, logger: Logger): ApiClient {
 }
 
 /**
- * One cheap request before the warehouse is opened: a refused token (or a wrong base URL) fails
- * here, with nothing written anywhere. Its answer's `Date` header is the API's clock, read
- * against the machine's (`now`) when the answer arrives.
+ * The catalogue's access check, before the warehouse is opened (a refused token writes nothing).
+ * Its answer's `Date` header is the API's clock, read against the machine's (`now`) when the
+ * answer arrives.
  */
-export async function checkAccess(client: ApiClient, now: () => Date, signal?: AbortSignal): Promise<RunClock> {
-  let date: string | undefined;
-  await client.getDocument('/accounts/filtered-accounts/me/', {
-    stream: 'accounts',
-    onResponseDate: (value) => {
-      date = value;
-    },
-    ...(signal ? { signal } : {}),
-  });
+export async function checkAccess(client: ApiClient, catalogue: Pick<Catalogue, 'accessCheck'>, now: () => Date, signal?: AbortSignal): Promise<RunClock> {
+  const date = await accessCheck(client, catalogue.accessCheck, signal);
   return runClock(now(), date);
 }

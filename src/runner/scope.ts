@@ -1,4 +1,4 @@
-import type { Catalogue } from '../catalogue/index.js';
+import { defaultStreams, type Catalogue, type StreamSet } from '../catalogue/index.js';
 import type { Config } from '../config/index.js';
 import { UsageError } from '../errors/index.js';
 
@@ -9,11 +9,12 @@ export interface RunScope {
 }
 
 /**
- * The streams and venues a run covers: the command's `--streams`/`--venues` narrowed from the
- * config. Unknown streams and venues outside `scope.venues` are refused before anything runs.
+ * The streams and venues a run covers: the command's `--streams`/`--venues`, else the config's
+ * streams of the set the command works on (see defaultStreams) and `scope.venues`. Unknown
+ * streams and venues outside `scope.venues` are refused before anything runs.
  */
-export function resolveScope(config: Config, catalogue: Catalogue, streams?: readonly string[], venues?: readonly string[], defaultStreams?: readonly string[]): RunScope {
-  const selected = streams ?? config.sync.streams ?? defaultStreams ?? catalogue.streams;
+export function resolveScope(config: Config, catalogue: Catalogue, set: StreamSet, streams?: readonly string[], venues?: readonly string[]): RunScope {
+  const selected = streams ?? defaultStreams(catalogue, config.sync.streams, set);
   const unknown = selected.filter((stream) => !catalogue.streams.includes(stream));
   if (unknown.length > 0) {
     throw new UsageError(`unknown stream${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}`, `known streams: ${catalogue.streams.join(', ')}`);

@@ -1,17 +1,15 @@
-import { isSnapshotEndpoint } from '../catalogue/index.js';
 import type { ApiClient } from '../api/client.js';
-import { fetchAccounts } from '../extract/fetch-accounts.js';
+import { isSnapshotEndpoint, type Catalogue, type ResolvedIds } from '../catalogue/index.js';
+import { accountRows, extractAnalytics, extractRoles, fetchAccounts, type ExtractContext } from '../extract/index.js';
 import type { Logger } from '../log/index.js';
-import { accountFromResource, roleFromResource, wrongScope, type DriftReporter } from '../normalize/index.js';
+import type { DriftReporter } from '../normalize/index.js';
 import { requestCount, type Slice } from '../plan/index.js';
 import type { CursorMove } from '../warehouse/slice-commit.js';
-import type { CursorMoveRequest } from '../warehouse/index.js';
-import { extractAnalytics } from './extract-analytics.js';
+import type { CursorMoveRequest, Warehouse } from '../warehouse/index.js';
 import type { GroupCommitter } from './group-committer.js';
-import { placeholderValues, requestPath } from './request-path.js';
-import type { Warehouse } from '../warehouse/index.js';
 
 export interface SliceRunnerContext {
+  readonly catalogue: Catalogue;
   readonly client: ApiClient;
   readonly warehouse: Warehouse;
   readonly committer: GroupCommitter;
@@ -42,7 +40,7 @@ export async function runSlice(slice: Slice, ctx: SliceRunnerContext): Promise<n
   if (isSnapshotEndpoint(endpoint)) return ctx.extracting(1, () => runSnapshotSlice(slice, ctx));
   const extracted = await ctx.extracting(requestCount(slice), async () => {
     await ctx.committer.room();
-    return extractAnalytics(slice, { source: ctx.client, drift: ctx.drift, pageSize: ctx.pageSize, signal: ctx.signal });
+    return extractAnalytics(slice, extractContext(ctx));
   });
   if (extracted.outsideWindow > 0) {
     ctx.logger.warn({ stream: slice.stream, scopeId: slice.scopeId, points: extracted.outsideWindow }, 'the API sent points outside the requested window; they were not loaded');
@@ -67,46 +65,45 @@ export async function runSlice(slice: Slice, ctx: SliceRunnerContext): Promise<n
   return extracted.rows;
 }
 
-/** Roles and accounts: fetched and written as one snapshot, in their own transaction. */
+/** Roles and accounts: extracted and written as one snapshot, in their own transaction. */
 async function runSnapshotSlice(slice: Slice, ctx: SliceRunnerContext): Promise<number> {
   const endpoint = slice.endpoint;
   if (endpoint.kind === 'roles') {
-    const path = requestPath(endpoint, placeholderValues(endpoint, slice.scopeId), {});
-    const roles = [];
-    let page = 0;
-    for await (const document of ctx.client.paginate(path, { stream: slice.stream, signal: ctx.signal, pageSize: ctx.pageSize })) {
-      page += 1;
-      for (const [index, resource] of document.data.entries()) {
-        roles.push(roleFromResource(endpoint, resource, slice.scopeId, `page ${page} data[${index}]`, ctx.drift));
-      }
-    }
+    const roles = await extractRoles(slice, extractContext(ctx));
     const kind = endpoint.scope === 'project' ? 'project' : 'venue';
     const outcome = await ctx.warehouse.applyRolesSnapshot(kind, slice.scopeId, roles, ctx.runId, ctx.at, snapshotCursor(slice, ctx));
     ctx.committer.rowsWritten += outcome.opened + outcome.closed;
     return roles.length;
   }
   if (endpoint.kind === 'accounts') {
-    const ids = await ctx.warehouse.currentRoleAccountIds();
-    const found = await fetchAccounts(ctx.client, ids, { batchSize: ctx.accountsBatchSize, pageSize: ctx.pageSize, signal: ctx.signal });
+    const rows = ctx.catalogue.rowsOf(slice.stream);
+    const ids = await resolvedIds(rows.find((row) => row.resolve)?.resolve, ctx.warehouse);
+    const found = await fetchAccounts(ctx.client, rows, ids, { batchSize: ctx.accountsBatchSize, pageSize: ctx.pageSize, ...(ctx.signal ? { signal: ctx.signal } : {}) });
     if (found.missingIds.length > 0) {
       ctx.logger.warn({ stream: slice.stream, missing: found.missingIds.length, sample: found.missingIds.slice(0, 5) }, 'accounts referenced by roles were not returned by the API (deleted, or not visible to this token)');
     }
-    // Only the accounts asked for (filter[id][in]) are stored: another one in the answer is an
-    // answer about something else, and storing it would invent an account the roles never named.
-    const asked = new Set(ids.map((id) => id.toLowerCase()));
-    found.accounts.forEach((resource, index) => {
-      if (!asked.has(resource.id.toLowerCase())) throw wrongScope(slice.stream, `data[${index}].id`, `is ${resource.id}, which no request asked for (filter[id][in])`);
-    });
-    const meId = found.me.id;
-    const rows = found.accounts
-      .filter((resource) => resource.id !== meId)
-      .map((resource, index) => accountFromResource(endpoint, resource, false, `data[${index}]`, ctx.drift));
-    rows.push(accountFromResource(endpoint, found.me, true, 'me.data', ctx.drift));
-    const outcome = await ctx.warehouse.upsertAccounts(rows, ctx.runId, ctx.at, snapshotCursor(slice, ctx));
+    const accounts = accountRows(rows, ids, found, ctx.drift);
+    const outcome = await ctx.warehouse.upsertAccounts(accounts, ctx.runId, ctx.at, snapshotCursor(slice, ctx));
     ctx.committer.rowsWritten += outcome.inserted + outcome.updated;
-    return rows.length;
+    return accounts.length;
   }
   throw new Error(`not a snapshot stream: ${slice.stream}`);
+}
+
+/**
+ * The ids a row resolves from its parents: those the current (committed) rows of the parent
+ * streams name, so a run that took a roles snapshot looks up exactly the accounts it names.
+ */
+async function resolvedIds(resolve: ResolvedIds | undefined, warehouse: Warehouse): Promise<string[]> {
+  if (resolve === undefined) return [];
+  switch (resolve.relationship) {
+    case 'account':
+      return warehouse.currentRoleAccountIds();
+  }
+}
+
+function extractContext(ctx: SliceRunnerContext): ExtractContext {
+  return { source: ctx.client, drift: ctx.drift, pageSize: ctx.pageSize, ...(ctx.signal ? { signal: ctx.signal } : {}) };
 }
 
 function snapshotCursor(slice: Slice, ctx: SliceRunnerContext): { cursor?: CursorMoveRequest } {

@@ -48,14 +48,14 @@ export async function runSync(
   logger: Logger,
   options: SyncOptions = {},
 ): Promise<RunResult> {
-  const catalogue = buildCatalogue(config);
-  const scope = resolveScope(config, catalogue, options.streams, options.venues);
+  const catalogue = buildCatalogue(config.endpoints);
+  const scope = resolveScope(config, catalogue, 'all', options.streams, options.venues);
   const now = (): Date => options.now ?? machineNow();
   const machineToday = todayUtc(now());
   if (options.until !== undefined && options.until > machineToday) throw new UsageError(`--until ${options.until} is in the future (today is ${machineToday} UTC)`);
   const client = clientFor(config, logger);
   try {
-    const clock = await checkAccess(client, now, options.signal);
+    const clock = await checkAccess(client, catalogue, now, options.signal);
     const warnings = reportClock(logger, clock);
     if (options.until !== undefined && options.until > clock.today) {
       throw new UsageError(`--until ${options.until} is in the future at the API (its date is ${clock.today} UTC)`, 'the machine\'s clock is ahead of the API\'s: set it right, or pass an earlier --until');
@@ -74,7 +74,7 @@ export async function runSync(
       });
       return await executeRun({
         job: options.job ?? 'sync',
-        config, logger, client, warehouse, chains,
+        config, catalogue, logger, client, warehouse, chains,
         cursorFor: (slice: Slice) => ({ mode: 'advance' as const, date: cursorDate(slice, clock) }),
         detail: { until, streams: scope.streams, venues: scope.venues.length, clock: clockDetail(clock) },
         warnings,

@@ -1,7 +1,8 @@
 import { afterEach, expect, it } from 'vitest';
 import { createApiClient, type ApiClient } from '../../src/api/index.js';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
-import { fetchAccounts } from '../../src/extract/fetch-accounts.js';
+import { buildCatalogue } from '../../src/catalogue/index.js';
+import { fetchAccounts } from '../../src/extract/index.js';
 import { captureLog } from './helpers.js';
 
 let simulator: Simulator | undefined;
@@ -38,7 +39,7 @@ it('pages through the simulator\'s venue roles and looks up their accounts', asy
   expect(ids).toEqual(expected);
   expect(client.stats.pages).toBe(expected.length);
 
-  const accounts = await fetchAccounts(client, [...accountIds, '00000000-0000-4000-8000-00000000dead'], { batchSize: 3, pageSize: 2 });
+  const accounts = await fetchAccounts(client, buildCatalogue().rowsOf('accounts'), [...accountIds, '00000000-0000-4000-8000-00000000dead'], { batchSize: 3, pageSize: 2 });
   expect(accounts.missingIds).toEqual(['00000000-0000-4000-8000-00000000dead']);
   expect(new Set(accounts.accounts.map((a) => a.id))).toEqual(new Set(accountIds));
   expect(accounts.me.type).toBe('accounts');

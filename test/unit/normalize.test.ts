@@ -202,9 +202,7 @@ describe('resources', () => {
   });
 
   it('on a config row without metrics, loads numbers without calling them drift, and refuses a number sent as a string', () => {
-    const rows = buildCatalogue({
-      endpoints: [{ stream: 'project-devices-summary', path: '/p/{project_id}/', scope: 'project', kind: 'summary', resourceType: 'project-devices-summary' }],
-    });
+    const rows = buildCatalogue([{ stream: 'project-devices-summary', path: '/p/{project_id}/', scope: 'project', kind: 'summary', resourceType: 'project-devices-summary' }]);
     const endpoint = rows.endpointFor('project-devices-summary');
     const drift = new DriftReporter();
     const resource = (attributes: Record<string, unknown>) => ({ type: 'project-devices-summary', id: V, attributes });

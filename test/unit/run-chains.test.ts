@@ -10,7 +10,7 @@ const VENUES = ['00000000-0000-4000-8000-000000000001', '00000000-0000-4000-8000
 /** Real planned chains: three venues, one stream, ten one-week windows each. */
 function chains(): Chain[] {
   const config = resolveConfig({ scope: { venues: VENUES } }, {});
-  const catalogue = buildCatalogue(config);
+  const catalogue = buildCatalogue(config.endpoints);
   return [...planBackfill({ catalogue, streams: ['venue-devices-history'], venues: VENUES, projects: [], from: '2026-01-01', to: '2026-03-11', today: '2026-04-01', windowDays: 7, grains: ['day'] })];
 }
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { EtlError, ExitCode } from '../../errors/index.js';
-import { ANALYTICS_STREAMS } from '../../catalogue/stream-names.js';
+import { SERIES_STREAMS, SUMMARY_STREAMS } from '../truth/streams.js';
 
 /** Faults that replace the whole answer; at most one per request. */
 export const RESPONSE_FAULTS = ['429', '500', '502', '503', '504', 'reset', 'truncate', 'slow', 'malformed', 'errors-body'] as const;
@@ -25,7 +25,7 @@ export type FaultKind = ResponseFault | DriftFault | HostileFault;
 export const FAULT_KINDS: readonly FaultKind[] = [...RESPONSE_FAULTS, ...DRIFT_FAULTS, ...HOSTILE_FAULTS];
 
 /** Path segments a rule can be scoped to with `@stream`. */
-export const FAULT_STREAMS: readonly string[] = [...ANALYTICS_STREAMS, 'venue-roles', 'project-roles', 'filtered-accounts'];
+export const FAULT_STREAMS: readonly string[] = [...SERIES_STREAMS, ...SUMMARY_STREAMS, 'rating-statistics-summaries', 'venue-roles', 'project-roles', 'filtered-accounts'];
 
 export interface FaultRule {
   readonly kind: FaultKind;

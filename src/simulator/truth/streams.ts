@@ -1,12 +1,10 @@
-import type { BuiltinStream } from '../../catalogue/stream-names.js';
-
 /** Endpoints returning one resource of time series (spec 4.1, 4.3, 4.7, 4.8). */
 export const SERIES_STREAMS = [
   'venue-devices-history',
   'venue-users-history',
   'venue-remarketing-history',
   'rating-history',
-] as const satisfies readonly BuiltinStream[];
+] as const;
 export type SeriesStream = (typeof SERIES_STREAMS)[number];
 
 /** Endpoints returning one resource of totals over a range (spec 4.2, 4.4, 4.5, 4.6, 4.9). */
@@ -16,7 +14,7 @@ export const SUMMARY_STREAMS = [
   'venue-users-status',
   'venue-users-summary',
   'rating-summary',
-] as const satisfies readonly BuiltinStream[];
+] as const;
 export type SummaryStream = (typeof SUMMARY_STREAMS)[number];
 
 export type AnalyticsStream = SeriesStream | SummaryStream;

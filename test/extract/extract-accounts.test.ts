@@ -1,8 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { ApiErrorCode } from '../../src/api/index.js';
-import { fetchAccounts, planBatches } from '../../src/extract/fetch-accounts.js';
-import { listDocument, rejectionOf, resource, sendJson, serverPerTest, testClient, type TestServer } from './helpers.js';
+import { buildCatalogue } from '../../src/catalogue/index.js';
+import { fetchAccounts, planBatches } from '../../src/extract/index.js';
+import { listDocument, rejectionOf, resource, sendJson, serverPerTest, testClient, type TestServer } from '../api/helpers.js';
+
+/** The accounts stream's rows: by ids, in batches, and the caller's own. */
+const ROWS = buildCatalogue().rowsOf('accounts');
 
 const serve = serverPerTest();
 
@@ -38,7 +42,7 @@ describe('fetchAccounts', () => {
     const api = await accountsApi(known);
     const client = testClient(api.url, { concurrency: 3 });
     // Every id twice, once upper-cased: still 120 distinct accounts.
-    const result = await fetchAccounts(client, [...ids, ...ids.map((id) => id.toUpperCase())], { batchSize: 50, pageSize: 20 });
+    const result = await fetchAccounts(client, ROWS, [...ids, ...ids.map((id) => id.toUpperCase())], { batchSize: 50, pageSize: 20 });
 
     expect(result.me.id).toBe(ME);
     expect(result.accounts.map((a) => a.id).sort()).toEqual([...known].sort());
@@ -56,7 +60,7 @@ describe('fetchAccounts', () => {
     const ids = Array.from({ length: 60 }, () => randomUUID());
     const api = await accountsApi(new Set(ids));
     const client = testClient(api.url);
-    const result = await fetchAccounts(client, ids, { batchSize: 200, pageSize: 100, maxUrlLength: 400 });
+    const result = await fetchAccounts(client, ROWS, ids, { batchSize: 200, pageSize: 100, maxUrlLength: 400 });
     expect(result.missingIds).toEqual([]);
     const urls = api.requests.filter((r) => r.url.includes('filter[id]')).map((r) => `${api.url}${r.url}`);
     expect(urls.length).toBeGreaterThan(5);
@@ -68,7 +72,7 @@ describe('fetchAccounts', () => {
   it('asks only for me when there are no ids', async () => {
     const api = await accountsApi(new Set());
     const client = testClient(api.url);
-    const result = await fetchAccounts(client, [], { batchSize: 50, pageSize: 100 });
+    const result = await fetchAccounts(client, ROWS, [], { batchSize: 50, pageSize: 100 });
     expect(result).toMatchObject({ accounts: [], missingIds: [], me: { id: ME } });
     expect(api.requests).toHaveLength(1);
     await client.close();
@@ -78,7 +82,7 @@ describe('fetchAccounts', () => {
     const ids = Array.from({ length: 10 }, () => randomUUID());
     const api = await accountsApi(new Set(ids), { failFilter: 2 });
     const client = testClient(api.url, { concurrency: 1 });
-    const error = await rejectionOf(fetchAccounts(client, ids, { batchSize: 2, pageSize: 100 }));
+    const error = await rejectionOf(fetchAccounts(client, ROWS, ids, { batchSize: 2, pageSize: 100 }));
     expect(error.code).toBe(ApiErrorCode.notFound);
     // The failure aborted the batches still queued behind it.
     expect(api.requests.length).toBeLessThan(6);
@@ -91,6 +95,8 @@ describe('planBatches', () => {
     expect(planBatches(['a', 'b', 'c', 'd', 'e'], 2, 100)).toEqual([['a', 'b'], ['c', 'd'], ['e']]);
     expect(planBatches(['aaaa', 'bbbb', 'cccc'], 10, 9)).toEqual([['aaaa', 'bbbb'], ['cccc']]);
     expect(planBatches(['x'.repeat(50), 'y'], 10, 10)).toEqual([['x'.repeat(50)], ['y']]);
-    expect(planBatches(['a,b'], 10, 100)).toEqual([['a%2Cb']]);
+    expect(planBatches(['a,b'], 10, 100)).toEqual([['a,b']]);
+    // Sized as sent: 'a,b' is 'a%2Cb', five characters.
+    expect(planBatches(['a,b', 'c'], 10, 6)).toEqual([['a,b'], ['c']]);
   });
 });

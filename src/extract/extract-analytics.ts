@@ -1,11 +1,12 @@
 import type { EndpointRow } from '../catalogue/index.js';
 import {
-  appendSeries, appendSummary, checkResource, checkScope, dateToMs, DAY_MS, emptySeries, emptySummaries, incompleteAnswer, schemaError,
-  type DriftReporter, type ResourceLike, type SeriesColumns, type SummaryColumns, type SummaryKeys,
+  appendSeries, appendSummary, checkResource, checkScope, dateToMs, DAY_MS, emptySeries, emptySummaries, incompleteAnswer,
+  type DriftReporter, type SeriesColumns, type SummaryColumns, type SummaryKeys,
 } from '../normalize/index.js';
 import { requestsOf, type PlannedRequest, type Slice } from '../plan/index.js';
 import type { DocumentSource } from './document-source.js';
-import { placeholderValues, requestPath } from './request-path.js';
+import { fetchResources, type FoundResource } from './fetch-resources.js';
+import { placeholderValues, requestPath } from './requests.js';
 
 export interface AnalyticsRows {
   readonly series?: SeriesColumns;
@@ -14,7 +15,7 @@ export interface AnalyticsRows {
   readonly outsideWindow: number;
 }
 
-interface ExtractContext {
+export interface ExtractContext {
   readonly source: DocumentSource;
   readonly drift: DriftReporter;
   readonly pageSize: number;
@@ -22,7 +23,7 @@ interface ExtractContext {
 }
 
 /**
- * Extracts one analytics slice (history or summary) into column batches. The requests of a slice
+ * Extracts one windowed slice (history or summary) into column batches. The requests of a slice
  * (one per summary period) run concurrently; the client's limiter bounds them globally. Every
  * resource must be about the slice's venue (or project), and every request must be answered
  * with at least one: an answer that lacks a day or a resource fails the slice instead of
@@ -37,7 +38,7 @@ export async function extractAnalytics(slice: Slice, context: ExtractContext): P
     for (const request of requestsOf(slice)) {
       const found = await resourcesOf(endpoint, slice, request, context);
       if (found.length === 0) throw incompleteAnswer(endpoint.stream, 'data', `has no resource for ${slice.scopeId} from ${request.from} to ${request.to}`);
-      for (const [where, resource] of found) {
+      for (const { where, resource } of found) {
         const attributes = checkResource(endpoint, resource, where, context.drift);
         checkScope(endpoint, resource, slice.scopeId, where);
         outsideWindow += appendSeries(endpoint, attributes, window, series, where).outsideWindow;
@@ -52,7 +53,7 @@ export async function extractAnalytics(slice: Slice, context: ExtractContext): P
     const periodStart = request.from ?? slice.windowFrom;
     const periodEnd = request.to ?? slice.windowTo;
     if (found.length === 0) throw incompleteAnswer(endpoint.stream, 'data', `has no resource for ${slice.scopeId} from ${periodStart} to ${periodEnd}`);
-    for (const [where, resource] of found) {
+    for (const { where, resource } of found) {
       const attributes = checkResource(endpoint, resource, where, context.drift);
       checkScope(endpoint, resource, slice.scopeId, where);
       appendSummary(endpoint, attributes, { venueId: slice.scopeId, periodStart, periodEnd }, summaries, where, keys);
@@ -61,20 +62,7 @@ export async function extractAnalytics(slice: Slice, context: ExtractContext): P
   return { summaries, rows: summaries.metric.length, outsideWindow: 0 };
 }
 
-/** The resources one request returns, each with the JSON path used in error messages. */
-async function resourcesOf(endpoint: EndpointRow, slice: Slice, request: PlannedRequest, context: ExtractContext): Promise<[string, ResourceLike][]> {
-  const path = requestPath(endpoint, placeholderValues(endpoint, slice.scopeId), request);
-  const options = { stream: slice.stream, signal: context.signal };
-  if (!endpoint.list) {
-    const document = await context.source.getDocument(path, options);
-    if (Array.isArray(document.data)) throw schemaError(endpoint.stream, 'data', 'is a list, expected a single resource');
-    return [['data', document.data as ResourceLike]];
-  }
-  const found: [string, ResourceLike][] = [];
-  let page = 0;
-  for await (const document of context.source.paginate(path, { ...options, pageSize: context.pageSize })) {
-    page += 1;
-    document.data.forEach((resource, index) => found.push([`page ${page} data[${index}]`, resource]));
-  }
-  return found;
+function resourcesOf(endpoint: EndpointRow, slice: Slice, request: PlannedRequest, context: ExtractContext): Promise<FoundResource[]> {
+  const path = requestPath(endpoint, placeholderValues(endpoint, slice.scopeId), request, context.pageSize);
+  return fetchResources(context.source, endpoint, path, { stream: slice.stream, pageSize: context.pageSize, ...(context.signal ? { signal: context.signal } : {}) });
 }

@@ -1,0 +1,10 @@
+export type { DocumentSource, RequestOptions } from './document-source.js';
+export { accessCheck } from './access-check.js';
+export { extractAnalytics } from './extract-analytics.js';
+export type { AnalyticsRows, ExtractContext } from './extract-analytics.js';
+export { extractRoles } from './extract-roles.js';
+export { fetchAccounts, accountRows, planBatches, DEFAULT_MAX_URL_LENGTH } from './extract-accounts.js';
+export type { FetchAccountsOptions, FetchAccountsResult } from './extract-accounts.js';
+export { fetchResources } from './fetch-resources.js';
+export type { FoundResource, FetchOptions } from './fetch-resources.js';
+export { requestPath, placeholderValues } from './requests.js';
