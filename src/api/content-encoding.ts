@@ -58,7 +58,6 @@ export function unsupportedEncoding(request: string, sent: string): ApiError {
     ApiErrorCode.contentEncoding,
     `${request} answered with Content-Encoding "${sent}", which venue-etl did not ask for (it asks for ${ACCEPT_ENCODING}) and does not decode`,
     {
-      retriable: false,
       request,
       hint: 'The API or a proxy in front of it ignores Accept-Encoding; make it answer in gzip, deflate or uncompressed.',
       details: { contentEncoding: sent },
@@ -68,7 +67,6 @@ export function unsupportedEncoding(request: string, sent: string): ApiError {
 
 export function unlabelledGzip(request: string): ApiError {
   return new ApiError(ApiErrorCode.contentEncoding, `${request} answered with a gzip-compressed body that Content-Encoding does not announce`, {
-    retriable: false,
     request,
     hint: 'The API or a proxy in front of it compresses without saying so (Content-Encoding: gzip is missing); fix the server or the proxy.',
     details: { contentEncoding: 'gzip (unlabelled)' },
@@ -79,7 +77,6 @@ export function unlabelledGzip(request: string): ApiError {
 export function brokenEncoding(request: string, coding: ContentCoding, cause: unknown): ApiError {
   const reason = cause instanceof Error ? cause.message : String(cause);
   return new ApiError(ApiErrorCode.badBody, `${request} returned a broken ${coding} body (${reason})`, {
-    retriable: true,
     request,
     cause,
     details: { contentEncoding: coding },

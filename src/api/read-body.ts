@@ -111,7 +111,6 @@ function tooLarge(request: string, maxBytes: number, facts: TooLargeFacts): ApiE
         ? ` once decoded from ${facts.decodedFrom} (${formatBytes(facts.sent ?? 0)} as sent); decoding stopped there`
         : '; reading stopped there';
   return new ApiError(ApiErrorCode.tooLarge, `${request} answered with more than ${formatBytes(maxBytes)} (api.maxResponseBytes)${how}`, {
-    retriable: false,
     request,
     hint: `Raise api.maxResponseBytes (now ${maxBytes}) if answers this large are expected; otherwise ask for less at a time (a smaller api.pageSize or sync.windowDays).`,
     details: {

@@ -1,5 +1,5 @@
 import type { Config } from '../config/index.js';
-import { EtlError, ExitCode } from '../errors/index.js';
+import { EtlError } from '../errors/index.js';
 import type { EndpointRow } from './endpoint-row.js';
 import { ENDPOINTS } from './endpoints.js';
 import { endpointFromConfig } from './user-endpoints.js';
@@ -24,7 +24,6 @@ export function buildCatalogue(config?: Pick<Config, 'endpoints'>): Catalogue {
       const row = primary.get(stream);
       if (!row) {
         throw new EtlError('VENUE_ETL_UNKNOWN_STREAM', `unknown stream "${stream}"`, {
-          exitCode: ExitCode.usage,
           hint: `known streams: ${[...primary.keys()].join(', ')}`,
         });
       }

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { Logger } from '../log/index.js';
-import { EtlError, ExitCode, UsageError } from '../errors/index.js';
+import { EtlError, UsageError } from '../errors/index.js';
 import { openWarehouseSource } from '../readside/warehouse-source.js';
 import { acquireExportLock } from './export-lock.js';
 import { scanTableDir } from './disk-scan.js';
@@ -230,7 +230,6 @@ function emptyReport(table: ExportTable): TableExportReport {
 function aborted(): EtlError {
   return new EtlError('VENUE_EXPORT_ABORTED', 'the export was interrupted', {
     hint: 'every file written so far is complete; the next export carries on from there',
-    exitCode: ExitCode.failed,
   });
 }
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EtlError, ExitCode } from '../../errors/index.js';
+import { EtlError } from '../../errors/index.js';
 import { ANALYTICS_STREAMS } from '../../catalogue/stream-names.js';
 
 /** Faults that replace the whole answer; at most one per request. */
@@ -56,7 +56,7 @@ export const FAULT_SPEC_GRAMMAR =
 
 export class FaultSpecError extends EtlError {
   constructor(readonly problems: readonly string[]) {
-    super('VENUE_SIM_FAULTS', `invalid fault spec: ${problems.join('; ')}`, { exitCode: ExitCode.usage, hint: FAULT_SPEC_GRAMMAR });
+    super('VENUE_SIM_FAULTS', `invalid fault spec: ${problems.join('; ')}`, { hint: FAULT_SPEC_GRAMMAR });
     this.name = 'FaultSpecError';
   }
 }
