@@ -1,10 +1,11 @@
 import { z } from 'zod';
+import { isCalendarDate } from '../calendar/index.js';
 import { LOG_LEVELS } from '../log/index.js';
 
 const isoDate = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD')
-  .refine((value) => !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value), 'is not a real calendar date');
+  .refine(isCalendarDate, 'is not a real calendar date');
 
 const uuid = z.string().regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/, 'must be a UUID');
 

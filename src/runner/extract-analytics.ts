@@ -1,6 +1,7 @@
 import type { EndpointRow } from '../catalogue/index.js';
+import { dateToMs, DAY_MS } from '../calendar/index.js';
 import {
-  appendSeries, appendSummary, checkResource, checkScope, dateToMs, DAY_MS, emptySeries, emptySummaries, incompleteAnswer, schemaError,
+  appendSeries, appendSummary, checkResource, checkScope, emptySeries, emptySummaries, incompleteAnswer, schemaError,
   type DriftReporter, type ResourceLike, type SeriesColumns, type SummaryColumns, type SummaryKeys,
 } from '../normalize/index.js';
 import { requestsOf, type PlannedRequest, type Slice } from '../plan/index.js';

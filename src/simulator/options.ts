@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { EtlError } from '../errors/index.js';
-import { isCalendarDate } from '../cli/args.js';
-import { todayUtc } from './dates.js';
+import { isCalendarDate, todayUtc } from '../calendar/index.js';
 import type { FaultSpec } from './faults/fault-spec.js';
 import type { RecordedRequest } from './http/request-log.js';
 
