@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { Logger } from '../log/index.js';
 import { EtlError, UsageError } from '../errors/index.js';
-import { openWarehouseSource } from '../readside/warehouse-source.js';
+import { openReadConnection } from '../warehouse/read-connection.js';
 import { acquireExportLock } from './export-lock.js';
 import { scanTableDir } from './disk-scan.js';
 import { fingerprintPartitions, tableColumns } from './fingerprint.js';
@@ -67,7 +67,7 @@ export async function exportParquet(options: ExportOptions): Promise<ExportRepor
     const release = acquireExportLock(dir);
     try {
       sweepManifestTemps(dir, options.logger);
-      const source = await openWarehouseSource(path, { shareWithWriters: options.shareWithWriters ?? false, ...(options.logger ? { logger: options.logger } : {}) });
+      const source = await openReadConnection(path, { shareWithWriters: options.shareWithWriters ?? false, ...(options.logger ? { logger: options.logger } : {}) });
       try {
         const connection = source.connection;
         let manifest = readManifest(dir);
