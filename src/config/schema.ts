@@ -64,7 +64,7 @@ export const ConfigSchema = z.strictObject({
       venues: z.array(uuid).default([]),
       projects: z.array(uuid).default([]),
     })
-    .default({ venues: [], projects: [] }),
+    .prefault({}),
   sync: z
     .strictObject({
       startDate: isoDate.optional(),
@@ -75,16 +75,16 @@ export const ConfigSchema = z.strictObject({
       /** A stream whose cursor is older than this is reported stale by `check` and `status`. */
       staleAfterDays: positiveInt(3660).default(2),
     })
-    .default({ lookbackDays: 3, windowDays: 31, summaryGrain: 'day', staleAfterDays: 2 }),
+    .prefault({}),
   endpoints: z.array(UserEndpointRow).default([]),
-  warehouse: z.strictObject({ path: z.string().min(1).default('data/warehouse.duckdb') }).default({ path: 'data/warehouse.duckdb' }),
-  parquet: z.strictObject({ dir: z.string().min(1).default('data/parquet') }).default({ dir: 'data/parquet' }),
+  warehouse: z.strictObject({ path: z.string().min(1).default('data/warehouse.duckdb') }).prefault({}),
+  parquet: z.strictObject({ dir: z.string().min(1).default('data/parquet') }).prefault({}),
   schedule: z
     .strictObject({
       timezone: z.string().min(1).default('UTC'),
       jobs: z.record(z.string(), z.string().min(1)).default({}),
     })
-    .default({ timezone: 'UTC', jobs: {} }),
+    .prefault({}),
   receiver: z
     .strictObject({
       enabled: z.boolean().default(true),
@@ -98,8 +98,8 @@ export const ConfigSchema = z.strictObject({
       maxJournalBytes: z.number().int().min(1_048_576).default(DEFAULT_MAX_JOURNAL_BYTES),
     })
     .refine((receiver) => receiver.maxJournalBytes > receiver.maxBodyBytes, { path: ['maxJournalBytes'], message: 'must be larger than receiver.maxBodyBytes (one event must fit)' })
-    .default({ enabled: true, host: '127.0.0.1', port: 8787, maxBodyBytes: 1_048_576, maxJournalBytes: DEFAULT_MAX_JOURNAL_BYTES }),
-  log: z.strictObject({ level: z.enum(LOG_LEVELS).default('info') }).default({ level: 'info' }),
+    .prefault({}),
+  log: z.strictObject({ level: z.enum(LOG_LEVELS).default('info') }).prefault({}),
 });
 
 export type ConfigInput = z.input<typeof ConfigSchema>;

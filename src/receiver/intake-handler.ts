@@ -5,7 +5,8 @@ import { isJsonContentType } from './content-type.js';
 import { eventIdOf } from './event-id.js';
 import { readBody } from './read-body.js';
 import type { IntakeCounters } from './receiver-stats.js';
-import { RETRY_AFTER_SECONDS, sendJson } from './responses.js';
+import { sendJson } from '../infra/send-json.js';
+import { RETRY_AFTER_SECONDS } from './responses.js';
 import { describeProblems, validateEvent, type FieldProblem } from './validate-event.js';
 
 export const EVENTS_PATH = '/users/';
