@@ -7,7 +7,7 @@ import { ApiError, ApiErrorCode } from './errors.js';
  * raw, 454 gzip, 378 br), fewer than the request's own headers — and decodes no faster, so one
  * decoder fewer is worth more than the bytes.
  */
-export const ACCEPTED_CODINGS = ['gzip', 'deflate'] as const;
+const ACCEPTED_CODINGS = ['gzip', 'deflate'] as const;
 export type ContentCoding = (typeof ACCEPTED_CODINGS)[number];
 
 /** The `Accept-Encoding` header sent with every request. */
@@ -53,7 +53,7 @@ export function looksGzipped(head: Uint8Array | undefined): boolean {
   return head !== undefined && head[0] === 0x1f && head[1] === 0x8b;
 }
 
-export function unsupportedEncoding(request: string, sent: string): ApiError {
+function unsupportedEncoding(request: string, sent: string): ApiError {
   return new ApiError(
     ApiErrorCode.contentEncoding,
     `${request} answered with Content-Encoding "${sent}", which venue-etl did not ask for (it asks for ${ACCEPT_ENCODING}) and does not decode`,

@@ -9,7 +9,7 @@ const ignorable = (error: unknown): boolean => {
 };
 
 /** Flushes a file's data (or a directory's entries) to disk. */
-export function fsyncPath(path: string): void {
+function fsyncPath(path: string): void {
   const fd = openSync(path, 'r');
   try {
     fsyncSync(fd);
@@ -36,7 +36,7 @@ async function fsyncPathAsync(path: string): Promise<void> {
  * reader opens either the old file or the new one, never half of one), fsync the directory so
  * the rename survives a power loss.
  */
-export function publishFile(temp: string, target: string): void {
+function publishFile(temp: string, target: string): void {
   fsyncPath(temp);
   renameSync(temp, target);
   fsyncPath(dirname(target));

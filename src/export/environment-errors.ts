@@ -26,7 +26,7 @@ function publishedName(path: string | undefined): string | undefined {
   return path?.replace(/([\\/])\.([^\\/]+)\.tmp-\d+$/, '$1$2');
 }
 
-export function exportDiskFull(dir: string, cause: unknown): EtlError {
+function exportDiskFull(dir: string, cause: unknown): EtlError {
   const file = publishedName(errnoPath(cause) ?? duckdbPath(cause));
   return new EtlError('VENUE_EXPORT_DISK_FULL', `the disk holding the Parquet folder ${dir} is full${file ? ` (writing ${file})` : ''}`, {
     hint:

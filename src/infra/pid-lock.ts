@@ -53,7 +53,7 @@ export function processAlive(pid: number): boolean {
 }
 
 /** The pid a lock file holds; undefined when it is missing, empty or not a pid. */
-export function readHolder(path: string): number | undefined {
+function readHolder(path: string): number | undefined {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');

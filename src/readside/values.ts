@@ -19,7 +19,7 @@ import { daysToDate } from '../calendar/index.js';
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 
 /** `2026-01-02T03:04:05.123456Z`: microseconds kept, trailing zeros of the fraction dropped. */
-export function isoTimestamp(micros: bigint, utc: boolean): string {
+function isoTimestamp(micros: bigint, utc: boolean): string {
   const millis = floorDiv(micros, 1000n);
   const base = new Date(Number(millis)).toISOString().slice(0, 19);
   const fraction = ((micros % 1_000_000n) + 1_000_000n) % 1_000_000n;

@@ -56,7 +56,7 @@ export const EventVenue = z.object(
   expected('an object'),
 );
 
-export const EventHistory = z.object(
+const EventHistory = z.object(
   {
     'visits-count': count.nullish(),
     'first-visit-on': instant.nullish(),
@@ -65,7 +65,7 @@ export const EventHistory = z.object(
   expected('an object'),
 );
 
-export const EventAgreement = z.object(
+const EventAgreement = z.object(
   {
     'accepted-date': instant.nullish(),
     texts: z.array(text, expected('a list of strings')).nullish(),

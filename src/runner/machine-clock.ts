@@ -1,7 +1,7 @@
 import { EtlError } from '../errors/index.js';
 
 /** Test-only: an ISO 8601 instant that replaces the machine's clock for sync and backfill. */
-export const TEST_NOW_VARIABLE = 'VENUE_ETL_TEST_NOW';
+const TEST_NOW_VARIABLE = 'VENUE_ETL_TEST_NOW';
 
 /**
  * The machine's clock as a run reads it. VENUE_ETL_TEST_NOW replaces it: a hook for tests that

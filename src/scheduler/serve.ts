@@ -29,7 +29,7 @@ export interface RunningServe {
  * covers far more than a normal stop finds; a longer backlog (a warehouse locked for hours) is
  * left for the next start instead of holding the stop.
  */
-export const STOP_MERGE_TIMEOUT_MS = 20_000;
+const STOP_MERGE_TIMEOUT_MS = 20_000;
 
 /**
  * The long-running process: cron jobs from jobs/, the event receiver and GET /healthz. One per

@@ -7,7 +7,7 @@ export interface DateRange {
 }
 
 // A series over more days than this would be megabytes of points: surely a client bug.
-export const MAX_SERIES_DAYS = 3660;
+const MAX_SERIES_DAYS = 3660;
 
 /** `from`/`to` as calendar dates; `required` for history endpoints. Raises 400 with the parameter. */
 export function dateRange(query: URLSearchParams, required: boolean): DateRange {

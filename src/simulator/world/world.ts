@@ -76,7 +76,7 @@ export interface WorldParameters {
   readonly today: string;
 }
 
-export const VENUES_PER_PROJECT = 3;
+const VENUES_PER_PROJECT = 3;
 
 export function buildWorld({ seed, venues: venueCount, days, today }: WorldParameters): World {
   const h = (label: string, index: number): number => draw(seed, label, index);
