@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import cron from 'node-cron';
-import { EtlError } from '../errors/index.js';
+import { codeOf, EtlError } from '../errors/index.js';
 import { BUILTIN_STREAMS } from '../catalogue/stream-names.js';
 import { ConfigSchema, type ApiReadyConfig, type Config } from './schema.js';
 import { registerConfigSecrets } from './mask.js';
@@ -180,7 +180,7 @@ function readConfigDocument(path: string): unknown {
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
+    const code = codeOf(error);
     throw new EtlError('VENUE_ETL_CONFIG_MISSING', `cannot read config file ${resolve(path)} (${code ?? 'error'})`, {
       hint: 'Pass --config PATH, or copy config.example.json to venue-etl.config.json and fill in api.baseUrl, api.token and scope. `venue-etl demo` needs no config.',
       cause: error,

@@ -1,10 +1,11 @@
 import { closeSync, fsyncSync, openSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { open, rename } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { codeOf } from '../errors/index.js';
 
 const ignorable = (error: unknown): boolean => {
   // Some filesystems refuse fsync on a directory; the rename is still atomic there.
-  const code = (error as NodeJS.ErrnoException).code;
+  const code = codeOf(error);
   return code === 'EINVAL' || code === 'EISDIR' || code === 'EPERM';
 };
 
