@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { addDays, todayUtc } from '../src/plan/index.js';
+import { addDays, todayUtc } from '../src/calendar/index.js';
 import { startSimulator } from '../src/simulator/index.js';
 import { runCli, writeConfig, type CliRun } from './cli-process.js';
 import { fmt, type Figure } from './figure.js';

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { once } from 'node:events';
 import { requireApi, resolveConfig } from '../src/config/index.js';
 import { createLogger } from '../src/log/index.js';
-import { addDays } from '../src/plan/index.js';
+import { addDays } from '../src/calendar/index.js';
 import { planBackfillRun } from '../src/runner/backfill-job.js';
 import { executeRun } from '../src/runner/execute-run.js';
 import { extractAnalytics } from '../src/extract/index.js';

@@ -14,7 +14,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildCatalogue, defaultStreams } from '../src/catalogue/index.js';
-import { addDays, todayUtc } from '../src/plan/index.js';
+import { addDays, todayUtc } from '../src/calendar/index.js';
 import { startSimulator } from '../src/simulator/index.js';
 import { openWarehouse } from '../src/warehouse/index.js';
 import { runCli, writeConfig } from './cli-process.js';

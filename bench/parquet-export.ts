@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { exportParquet, exportTotals, type ExportReport } from '../src/export/index.js';
-import { addDays } from '../src/plan/index.js';
+import { addDays } from '../src/calendar/index.js';
 import { openWarehouse, type SliceCommit, type Warehouse } from '../src/warehouse/index.js';
 import { fmt, type Figure } from './figure.js';
 

@@ -4,7 +4,8 @@
  * sets reuse each base venue's bodies under several scope ids (the venue of a series row comes
  * from the request, not from the body), so every row is still distinct.
  */
-import { addDays, splitWindows } from '../src/plan/index.js';
+import { addDays } from '../src/calendar/index.js';
+import { splitWindows } from '../src/plan/index.js';
 import { startSimulator, type SeriesStream } from '../src/simulator/index.js';
 
 export const SERIES_STREAMS: readonly SeriesStream[] = ['venue-devices-history', 'venue-users-history', 'venue-remarketing-history', 'rating-history'];

@@ -153,7 +153,6 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     } catch (error) {
       const body = coding ? ` (a ${coding}-encoded body, decoded)` : '';
       throw new ApiError(ApiErrorCode.badBody, `${request} returned malformed JSON${body}: ${withoutExcerpts(redact((error as Error).message)).slice(0, 200)}`, {
-        retriable: true,
         status,
         request,
         ...(coding ? { details: { contentEncoding: coding } } : {}),
@@ -168,7 +167,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     if (refusedToken) {
       stats.add(stream, 'failures');
       const { message, status, hint } = refusedToken;
-      throw new ApiError(ApiErrorCode.auth, message, { retriable: false, request, status, hint, cause: refusedToken });
+      throw new ApiError(ApiErrorCode.auth, message, { request, status, hint, cause: refusedToken });
     }
     try {
       return await withRetries(policy, request, (attemptNumber) => throttle.run((slot) => attempt(url, request, attemptNumber, slot, context), signal), {

@@ -7,7 +7,7 @@ import { ApiError, ApiErrorCode } from './errors.js';
  * raw, 454 gzip, 378 br), fewer than the request's own headers — and decodes no faster, so one
  * decoder fewer is worth more than the bytes.
  */
-export const ACCEPTED_CODINGS = ['gzip', 'deflate'] as const;
+const ACCEPTED_CODINGS = ['gzip', 'deflate'] as const;
 export type ContentCoding = (typeof ACCEPTED_CODINGS)[number];
 
 /** The `Accept-Encoding` header sent with every request. */
@@ -53,12 +53,11 @@ export function looksGzipped(head: Uint8Array | undefined): boolean {
   return head !== undefined && head[0] === 0x1f && head[1] === 0x8b;
 }
 
-export function unsupportedEncoding(request: string, sent: string): ApiError {
+function unsupportedEncoding(request: string, sent: string): ApiError {
   return new ApiError(
     ApiErrorCode.contentEncoding,
     `${request} answered with Content-Encoding "${sent}", which venue-etl did not ask for (it asks for ${ACCEPT_ENCODING}) and does not decode`,
     {
-      retriable: false,
       request,
       hint: 'The API or a proxy in front of it ignores Accept-Encoding; make it answer in gzip, deflate or uncompressed.',
       details: { contentEncoding: sent },
@@ -68,7 +67,6 @@ export function unsupportedEncoding(request: string, sent: string): ApiError {
 
 export function unlabelledGzip(request: string): ApiError {
   return new ApiError(ApiErrorCode.contentEncoding, `${request} answered with a gzip-compressed body that Content-Encoding does not announce`, {
-    retriable: false,
     request,
     hint: 'The API or a proxy in front of it compresses without saying so (Content-Encoding: gzip is missing); fix the server or the proxy.',
     details: { contentEncoding: 'gzip (unlabelled)' },
@@ -79,7 +77,6 @@ export function unlabelledGzip(request: string): ApiError {
 export function brokenEncoding(request: string, coding: ContentCoding, cause: unknown): ApiError {
   const reason = cause instanceof Error ? cause.message : String(cause);
   return new ApiError(ApiErrorCode.badBody, `${request} returned a broken ${coding} body (${reason})`, {
-    retriable: true,
     request,
     cause,
     details: { contentEncoding: coding },

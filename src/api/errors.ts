@@ -1,8 +1,8 @@
-import { EtlError } from '../errors/index.js';
+import { EtlError, ERROR_RULES, type ErrorCode } from '../errors/index.js';
 
 /**
- * Stable codes of the errors the API client raises. Callers branch on the code (or on
- * `details.retriable`), never on the message.
+ * Stable codes of the errors the API client raises. Callers branch on the code, never on the
+ * message; what each code means for retries and the run is its row in `ERROR_RULES`.
  */
 export const ApiErrorCode = {
   /** 401/403: the token is wrong or lacks rights. Every further request fails the same way. */
@@ -39,14 +39,12 @@ export const ApiErrorCode = {
   network: 'VENUE_API_NETWORK',
   timeout: 'VENUE_API_TIMEOUT',
   badBody: 'VENUE_API_BAD_BODY',
-} as const;
+} as const satisfies Record<string, ErrorCode>;
 export type ApiErrorCode = (typeof ApiErrorCode)[keyof typeof ApiErrorCode];
 
 export interface ApiErrorOptions {
   readonly hint?: string;
   readonly cause?: unknown;
-  /** The condition is transient: the same request may succeed later. */
-  readonly retriable: boolean;
   readonly status?: number;
   /** What the API asked for in `Retry-After`, in milliseconds. */
   readonly retryAfterMs?: number;
@@ -57,16 +55,18 @@ export interface ApiErrorOptions {
 
 export class ApiError extends EtlError {
   override readonly code: ApiErrorCode;
+  /** A later attempt may succeed (from `ERROR_RULES`; also in `details` for the log). */
   readonly retriable: boolean;
   readonly status: number | undefined;
   readonly retryAfterMs: number | undefined;
 
-  constructor(code: ApiErrorCode, message: string, options: ApiErrorOptions) {
+  constructor(code: ApiErrorCode, message: string, options: ApiErrorOptions = {}) {
+    const { retriable } = ERROR_RULES[code];
     super(code, message, {
       hint: options.hint,
       cause: options.cause,
       details: {
-        retriable: options.retriable,
+        retriable,
         ...(options.status === undefined ? {} : { status: options.status }),
         ...(options.request === undefined ? {} : { request: options.request }),
         ...(options.retryAfterMs === undefined ? {} : { retryAfterMs: options.retryAfterMs }),
@@ -75,7 +75,7 @@ export class ApiError extends EtlError {
     });
     this.name = 'ApiError';
     this.code = code;
-    this.retriable = options.retriable;
+    this.retriable = retriable;
     this.status = options.status;
     this.retryAfterMs = options.retryAfterMs;
   }
@@ -83,9 +83,4 @@ export class ApiError extends EtlError {
 
 export function isApiError(error: unknown): error is ApiError {
   return error instanceof ApiError;
-}
-
-/** True when retrying the same request later may succeed (see `ApiErrorOptions.retriable`). */
-export function isRetriable(error: unknown): boolean {
-  return isApiError(error) && error.retriable;
 }

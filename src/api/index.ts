@@ -1,6 +1,6 @@
 export { createApiClient, JSON_API_MEDIA_TYPE, DEFAULT_RETRY_BASE_MS, DEFAULT_RETRY_MAX_BACKOFF_MS } from './client.js';
 export type { ApiClient, ApiClientOptions, RequestContext, PaginateContext } from './client.js';
-export { ApiError, ApiErrorCode, isApiError, isRetriable } from './errors.js';
+export { ApiError, ApiErrorCode, isApiError } from './errors.js';
 export type { ApiErrorOptions } from './errors.js';
 export { isListDocument, toJsonApiDocument, expectList, expectSingle, describeApiErrors } from './jsonapi.js';
 export type {

@@ -89,7 +89,7 @@ export function toJsonApiDocument(body: unknown, request: string): JsonApiDocume
     throw new ApiError(
       ApiErrorCode.errorDocument,
       `${request} answered with success but its body is an errors document: ${describeApiErrors(body) || 'no detail given'}`,
-      { retriable: false, request, hint: 'The API reported a problem with this request; the message above is its own.' },
+      { request, hint: 'The API reported a problem with this request; the message above is its own.' },
     );
   }
   const schema = isObject(body) && Array.isArray(body.data) ? listDocument : singleDocument;
@@ -98,7 +98,6 @@ export function toJsonApiDocument(body: unknown, request: string): JsonApiDocume
     const issues = result.error.issues.slice(0, MAX_ISSUES_SHOWN).map((issue) => `${jsonPath(issue.path)}: ${issue.message}`);
     const more = result.error.issues.length > MAX_ISSUES_SHOWN ? ` (+${result.error.issues.length - MAX_ISSUES_SHOWN} more)` : '';
     throw new ApiError(ApiErrorCode.schema, `${request} returned a body that is not the expected JSON:API document: ${issues.join('; ')}${more}`, {
-      retriable: false,
       request,
       hint: 'The API changed or api.baseUrl points at another service; check api.baseUrl.',
       details: { issues: result.error.issues.slice(0, MAX_ISSUES_SHOWN).map((issue) => ({ path: jsonPath(issue.path), message: issue.message })) },
@@ -120,7 +119,6 @@ export function expectSingle(document: JsonApiDocument, request: string): JsonAp
 
 function shapeMismatch(request: string, expected: string): ApiError {
   return new ApiError(ApiErrorCode.schema, `${request} returned a JSON:API document, but not ${expected}: $.data`, {
-    retriable: false,
     request,
     hint: 'The endpoint path is probably wrong for this stream.',
   });

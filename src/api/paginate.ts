@@ -72,7 +72,6 @@ function nextPageUrl(page: JsonApiListDocument, current: URL, origin: string, li
     url = new URL(next, current);
   } catch (error) {
     throw new ApiError(ApiErrorCode.schema, `GET ${pathOf(current)} returned links.next that is not a URL: ${JSON.stringify(next)}`, {
-      retriable: false,
       request: `GET ${pathOf(current)}`,
       cause: error,
     });
@@ -84,7 +83,6 @@ function nextPageUrl(page: JsonApiListDocument, current: URL, origin: string, li
 function paginationLoop(list: ListName, loop: PageLoop, next: URL, pages: number, options: FollowPagesOptions, redact: (text: string) => string): ApiError {
   const link = displayUrl(next, redact);
   return new ApiError(ApiErrorCode.paginationLoop, `${list.text}: pagination loops after ${pages} page${pages === 1 ? '' : 's'}: ${loop.reason}; links.next ${link} was not followed`, {
-    retriable: false,
     request: list.request,
     hint: 'The API repeats pages of this list; report it to the API provider. A different api.pageSize may avoid it; the list is read again on the next run.',
     details: { ...streamOf(options), pages, loop: loop.kind, lastLink: link },
@@ -94,7 +92,6 @@ function paginationLoop(list: ListName, loop: PageLoop, next: URL, pages: number
 function tooManyPages(list: ListName, next: URL, options: FollowPagesOptions, redact: (text: string) => string): ApiError {
   const link = displayUrl(next, redact);
   return new ApiError(ApiErrorCode.tooManyPages, `${list.text} still had a links.next after ${options.maxPages} pages (api.maxPages); stopped before ${link}`, {
-    retriable: false,
     request: list.request,
     hint: `If this list really is that long, raise api.maxPages (now ${options.maxPages}) or api.pageSize; if its links.next never ends, report it to the API provider.`,
     details: { ...streamOf(options), maxPages: options.maxPages, lastLink: link },
@@ -109,7 +106,6 @@ function streamOf(options: FollowPagesOptions): { stream?: string } {
 export function assertSameOrigin(url: URL, origin: string, what: string): void {
   if (url.origin === origin) return;
   throw new ApiError(ApiErrorCode.foreignLink, `${what} points to another origin (${url.origin}, not ${origin}); venue-etl sends the token only to api.baseUrl`, {
-    retriable: false,
     hint: 'If the API moved, set api.baseUrl to its new address; otherwise report the link to the API provider.',
     details: { foreignOrigin: url.origin },
   });

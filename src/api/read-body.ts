@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import { codeOf } from '../errors/index.js';
 import { brokenEncoding, contentCoding, decodeBody, looksGzipped, unlabelledGzip, type ContentCoding } from './content-encoding.js';
 import { ApiError, ApiErrorCode } from './errors.js';
 
@@ -84,16 +85,12 @@ function decode(bytes: Buffer, coding: ContentCoding, request: string, limits: B
   } catch (error) {
     // An error answer cut at the limit cannot be decoded whole; its status says enough.
     if (limits.truncate) return Buffer.alloc(0);
-    if (errorCode(error) === 'ERR_BUFFER_TOO_LARGE') throw tooLarge(request, limits.maxBytes, { decodedFrom: coding, sent: bytes.byteLength });
-    if (errorCode(error)?.startsWith('Z_')) throw brokenEncoding(request, coding, error);
+    if (codeOf(error) === 'ERR_BUFFER_TOO_LARGE') throw tooLarge(request, limits.maxBytes, { decodedFrom: coding, sent: bytes.byteLength });
+    if (codeOf(error)?.startsWith('Z_')) throw brokenEncoding(request, coding, error);
     throw error;
   }
 }
 
-function errorCode(error: unknown): string | undefined {
-  const code = (error as { code?: unknown } | undefined)?.code;
-  return typeof code === 'string' ? code : undefined;
-}
 
 interface TooLargeFacts {
   /** Content-Length announced beyond the limit: nothing was read. */
@@ -111,7 +108,6 @@ function tooLarge(request: string, maxBytes: number, facts: TooLargeFacts): ApiE
         ? ` once decoded from ${facts.decodedFrom} (${formatBytes(facts.sent ?? 0)} as sent); decoding stopped there`
         : '; reading stopped there';
   return new ApiError(ApiErrorCode.tooLarge, `${request} answered with more than ${formatBytes(maxBytes)} (api.maxResponseBytes)${how}`, {
-    retriable: false,
     request,
     hint: `Raise api.maxResponseBytes (now ${maxBytes}) if answers this large are expected; otherwise ask for less at a time (a smaller api.pageSize or sync.windowDays).`,
     details: {

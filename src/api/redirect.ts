@@ -15,7 +15,6 @@ export function redirectError(status: number, location: string | undefined, curr
       // An unreadable Location is not quoted: it may hold credentials displayUrl cannot find.
       `${request} answered ${status} (a redirect) without a usable Location header${location?.trim() ? ' (the one sent is not a URL)' : ''}`,
       {
-        retriable: false,
         status,
         request,
         hint: 'The API, or a proxy or cache in front of it, redirects without saying where to; check that api.baseUrl is the address of the API itself.',
@@ -28,7 +27,6 @@ export function redirectError(status: number, location: string | undefined, curr
       ApiErrorCode.redirect,
       `${request} was redirected (${status}) to another origin, ${shown}; venue-etl does not follow redirects, and sends the token only to ${origin} (api.baseUrl)`,
       {
-        retriable: false,
         status,
         request,
         hint: `If the API has moved (e.g. from http to https), set api.baseUrl to its new address on ${target.origin}.`,
@@ -37,7 +35,6 @@ export function redirectError(status: number, location: string | undefined, curr
     );
   }
   return new ApiError(ApiErrorCode.redirect, `${request} was redirected (${status}) to ${shown}; venue-etl does not follow redirects`, {
-    retriable: false,
     status,
     request,
     hint: 'If the API has moved, set api.baseUrl to its new address; a redirect to a login page means api.baseUrl points at a web front end, not at the API.',

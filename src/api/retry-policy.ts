@@ -1,9 +1,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { ruleOf } from '../errors/index.js';
 import { ApiError, ApiErrorCode } from './errors.js';
 
 /**
  * The one place that decides whether and when a request is tried again. An attempt throws an
- * `ApiError`; the transient ones (429, 408, 5xx, network, timeout, bad body) come back here.
+ * `ApiError`; the transient ones (429, 408, 5xx, network, timeout, bad body: `ERROR_RULES`)
+ * come back here.
  * undici's retry interceptor is not used: it caps Retry-After at its own maxTimeout.
  */
 export interface RetryPolicy {
@@ -47,17 +49,9 @@ export async function withRetries<T>(
   }
 }
 
-const TRANSIENT_CODES: ReadonlySet<string> = new Set([
-  ApiErrorCode.throttled,
-  ApiErrorCode.serverError,
-  ApiErrorCode.network,
-  ApiErrorCode.timeout,
-  ApiErrorCode.badBody,
-]);
-
 /** Errors of one attempt that another attempt may fix (not the loop's own final errors). */
 function isTransient(error: unknown): error is ApiError {
-  return error instanceof ApiError && TRANSIENT_CODES.has(error.code);
+  return error instanceof ApiError && ruleOf(error.code).transient;
 }
 
 /** Full jitter ("Exponential Backoff and Jitter", AWS): uniform in [0, min(cap, base·2^(n-1))]. */
@@ -87,7 +81,7 @@ async function abortableSleep(delayMs: number, signal: AbortSignal | undefined, 
 }
 
 export function abortedError(request: string, cause: unknown): ApiError {
-  return new ApiError(ApiErrorCode.aborted, `${request} was aborted`, { retriable: false, request, cause });
+  return new ApiError(ApiErrorCode.aborted, `${request} was aborted`, { request, cause });
 }
 
 function retryAfterTooLong(error: ApiError, request: string, maxRetryAfterMs: number, attempts: number): ApiError {
@@ -96,7 +90,6 @@ function retryAfterTooLong(error: ApiError, request: string, maxRetryAfterMs: nu
     ApiErrorCode.retryAfterTooLong,
     `the API asks to wait ${seconds} s before retrying ${request} (status ${error.status}), longer than api.maxRetryAfterMs (${Math.round(maxRetryAfterMs / 1000)} s)`,
     {
-      retriable: true,
       status: error.status,
       retryAfterMs: error.retryAfterMs,
       request,
@@ -109,7 +102,6 @@ function retryAfterTooLong(error: ApiError, request: string, maxRetryAfterMs: nu
 
 function retriesExhausted(error: ApiError, request: string, attempts: number): ApiError {
   return new ApiError(ApiErrorCode.retriesExhausted, `${request} failed after ${attempts} attempt${attempts === 1 ? '' : 's'}; last error: ${error.message}`, {
-    retriable: true,
     status: error.status,
     request,
     cause: error,

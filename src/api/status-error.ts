@@ -9,8 +9,8 @@ export interface FailedResponse {
   readonly retryAfterMs: number | undefined;
 }
 
-/** Statuses worth another attempt: the API or something in front of it is busy or down. */
-export const RETRIABLE_STATUSES: ReadonlySet<number> = new Set([408, 429, 500, 502, 503, 504]);
+/** Statuses that say the API or something in front of it is busy or down (`VENUE_API_SERVER_ERROR`, transient). */
+const BUSY_OR_DOWN_STATUSES: ReadonlySet<number> = new Set([408, 500, 502, 503, 504]);
 
 /**
  * The coded error for a non-2xx response. `redact` removes the token from text the server
@@ -21,15 +21,14 @@ export function statusError(response: FailedResponse, request: string, redact: (
   const detail = redact(describeApiErrors(response.body));
   const suffix = detail ? `: ${detail}` : '';
   if (status === 429) {
-    return new ApiError(ApiErrorCode.throttled, `${request} was throttled (429)${suffix}`, { retriable: true, status, retryAfterMs, request });
+    return new ApiError(ApiErrorCode.throttled, `${request} was throttled (429)${suffix}`, { status, retryAfterMs, request });
   }
-  if (RETRIABLE_STATUSES.has(status)) {
-    return new ApiError(ApiErrorCode.serverError, `${request} failed with ${status}${suffix}`, { retriable: true, status, retryAfterMs, request });
+  if (BUSY_OR_DOWN_STATUSES.has(status)) {
+    return new ApiError(ApiErrorCode.serverError, `${request} failed with ${status}${suffix}`, { status, retryAfterMs, request });
   }
   if (status === 401 || status === 403) {
     const what = status === 401 ? 'the API refused the token (401).' : `the API refused the token (403) for ${request}: it lacks the rights.`;
     return new ApiError(ApiErrorCode.auth, `${what} Check api.token / VENUE_API_TOKEN.${detail ? ` The API said: ${detail}` : ''}`, {
-      retriable: false,
       status,
       request,
       hint:
@@ -42,19 +41,17 @@ export function statusError(response: FailedResponse, request: string, redact: (
     return new ApiError(
       ApiErrorCode.notFound,
       `${request} returned 404: the venue, project or account does not exist or is not accessible with this token${suffix}`,
-      { retriable: false, status, request, hint: 'Check the ids in scope.venues / scope.projects and that the token can read them.' },
+      { status, request, hint: 'Check the ids in scope.venues / scope.projects and that the token can read them.' },
     );
   }
   if (status === 400 || status === 422) {
     return new ApiError(ApiErrorCode.badRequest, `the API rejected ${request} (${status})${suffix || ': no detail given'}`, {
-      retriable: false,
       status,
       request,
       hint: 'A filter or date value in the request is not accepted; the API message above names it.',
     });
   }
   return new ApiError(ApiErrorCode.unexpectedStatus, `${request} returned an unexpected status ${status}${suffix}`, {
-    retriable: false,
     status,
     request,
     hint: status >= 300 && status < 400 ? 'The API redirects; set api.baseUrl to the address it redirects to.' : 'Check api.baseUrl.',

@@ -31,7 +31,7 @@ export interface Throttle {
   readonly pending: number;
 }
 
-export const DEFAULT_RECOVER_AFTER_SUCCESSES = 10;
+const DEFAULT_RECOVER_AFTER_SUCCESSES = 10;
 
 /**
  * Global concurrency limit, adaptive on 429 (AIMD: halve, then +1 per run of successes, never

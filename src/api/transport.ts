@@ -1,4 +1,5 @@
 import { Agent } from 'undici';
+import { codeOf } from '../errors/index.js';
 import { startDeadline } from './deadline.js';
 import type { ContentCoding } from './content-encoding.js';
 import { ApiError, ApiErrorCode, isApiError } from './errors.js';
@@ -36,6 +37,7 @@ export interface Transport {
   close(): Promise<void>;
 }
 
+/** undici's and Node's own codes for a deadline that passed: mapped to `VENUE_API_TIMEOUT`. */
 const TIMEOUT_CODES: ReadonlySet<string> = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT']);
 
 export function createTransport(options: TransportOptions): Transport {
@@ -101,11 +103,9 @@ function transportError(
   if (callerSignal?.aborted) return abortedError(request, callerSignal.reason);
   // Already classified while reading the body (too large, encoding).
   if (isApiError(error) && !expired) return error;
-  const own = (error as { code?: unknown } | undefined)?.code;
-  const code = typeof own === 'string' ? own : undefined;
+  const code = codeOf(error);
   if (expired || (code !== undefined && TIMEOUT_CODES.has(code))) {
     return new ApiError(ApiErrorCode.timeout, `${request} did not complete within ${timeoutMs} ms (api.timeoutMs)`, {
-      retriable: true,
       request,
       cause: error,
     });
@@ -113,7 +113,6 @@ function transportError(
   if (phase === 'body') {
     // The connection broke after the headers: less body than Content-Length promised.
     return new ApiError(ApiErrorCode.badBody, `${request} returned a truncated body (${code ?? 'connection closed'})`, {
-      retriable: true,
       request,
       cause: error,
     });
@@ -122,7 +121,6 @@ function transportError(
   const reason = error instanceof Error ? error.message : String(error);
   const text = code === undefined || reason.includes(code) ? reason : `${code} ${reason}`;
   return new ApiError(ApiErrorCode.network, `${request} failed: ${text}`, {
-    retriable: true,
     request,
     cause: error,
     details: code ? { errorCode: code } : undefined,

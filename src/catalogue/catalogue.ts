@@ -1,4 +1,4 @@
-import { EtlError, ExitCode } from '../errors/index.js';
+import { EtlError } from '../errors/index.js';
 import { isSnapshotEndpoint, type EndpointRow } from './endpoint-row.js';
 import { ENDPOINTS } from './endpoints.js';
 import { endpointFromConfig, type UserEndpointRow } from './user-endpoints.js';
@@ -34,7 +34,6 @@ export function buildCatalogue(userRows: readonly UserEndpointRow[] = [], builtI
     const own = byStream.get(stream);
     if (!own) {
       throw new EtlError('VENUE_ETL_UNKNOWN_STREAM', `unknown stream "${stream}"`, {
-        exitCode: ExitCode.usage,
         hint: `known streams: ${streams.join(', ')}`,
       });
     }

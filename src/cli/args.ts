@@ -1,3 +1,4 @@
+import { isCalendarDate } from '../calendar/index.js';
 import { UsageError } from '../errors/index.js';
 import type { ParsedArgs } from './command.js';
 
@@ -36,10 +37,4 @@ export function dateOption(args: ParsedArgs, name: string): string | undefined {
     throw new UsageError(`--${name} must be a date YYYY-MM-DD (UTC), got "${value}"`);
   }
   return value;
-}
-
-export function isCalendarDate(value: string): boolean {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
-  const date = new Date(`${value}T00:00:00Z`);
-  return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value);
 }

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { ExitCode, UsageError, formatError } from '../errors/index.js';
+import { packageInfo } from '../infra/package-root.js';
 import { scrubSecrets } from '../log/index.js';
 import { GLOBAL_OPTIONS, type Command, type CommandIo, type ParsedArgs } from './command.js';
 import { commandHelp, mainHelp } from './help.js';
@@ -13,7 +14,7 @@ export async function runCli(argv: readonly string[], io: CommandIo, commands: r
     return name === undefined ? ExitCode.usage : ExitCode.ok;
   }
   if (name === '--version') {
-    io.stdout.write(`${await packageVersion()}\n`);
+    io.stdout.write(`${packageInfo().version}\n`);
     return ExitCode.ok;
   }
   const command = commands.find((c) => c.name === name);
@@ -58,10 +59,4 @@ function parseCommandArgs(command: Command, argv: string[]): ParsedArgs {
     if (error instanceof UsageError) throw error;
     throw new UsageError((error as Error).message, `see venue-etl ${command.name} --help`);
   }
-}
-
-async function packageVersion(): Promise<string> {
-  const { readFile } = await import('node:fs/promises');
-  const pkg = JSON.parse(await readFile(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string };
-  return pkg.version;
 }

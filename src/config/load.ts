@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import cron from 'node-cron';
-import { EtlError, ExitCode } from '../errors/index.js';
+import { codeOf, EtlError } from '../errors/index.js';
 import { BUILTIN_STREAMS } from '../catalogue/index.js';
 import { ConfigSchema, type ApiReadyConfig, type Config } from './schema.js';
 import { registerConfigSecrets } from './mask.js';
@@ -15,7 +15,6 @@ export class ConfigError extends EtlError {
   constructor(source: string, problems: readonly ConfigProblem[], hint?: string) {
     const lines = problems.map((p) => `  - ${p.path}: ${p.message}`).join('\n');
     super('VENUE_ETL_CONFIG', `${source} has ${problems.length} problem${problems.length === 1 ? '' : 's'}:\n${lines}`, {
-      exitCode: ExitCode.usage,
       hint: hint ?? 'Fix the listed keys; config.example.json documents every key.',
       details: { problems },
     });
@@ -181,9 +180,8 @@ function readConfigDocument(path: string): unknown {
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
+    const code = codeOf(error);
     throw new EtlError('VENUE_ETL_CONFIG_MISSING', `cannot read config file ${resolve(path)} (${code ?? 'error'})`, {
-      exitCode: ExitCode.usage,
       hint: 'Pass --config PATH, or copy config.example.json to venue-etl.config.json and fill in api.baseUrl, api.token and scope. `venue-etl demo` needs no config.',
       cause: error,
     });

@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import { UserEndpointRow } from '../catalogue/index.js';
+import { isCalendarDate } from '../calendar/index.js';
 import { LOG_LEVELS } from '../log/index.js';
 
 const isoDate = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD')
-  .refine((value) => !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value), 'is not a real calendar date');
+  .refine(isCalendarDate, 'is not a real calendar date');
 
 const uuid = z.string().regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/, 'must be a UUID');
 
@@ -50,7 +51,7 @@ export const ConfigSchema = z.strictObject({
       venues: z.array(uuid).default([]),
       projects: z.array(uuid).default([]),
     })
-    .default({ venues: [], projects: [] }),
+    .prefault({}),
   sync: z
     .strictObject({
       startDate: isoDate.optional(),
@@ -61,16 +62,16 @@ export const ConfigSchema = z.strictObject({
       /** A stream whose cursor is older than this is reported stale by `check` and `status`. */
       staleAfterDays: positiveInt(3660).default(2),
     })
-    .default({ lookbackDays: 3, windowDays: 31, summaryGrain: 'day', staleAfterDays: 2 }),
+    .prefault({}),
   endpoints: z.array(UserEndpointRow).default([]),
-  warehouse: z.strictObject({ path: z.string().min(1).default('data/warehouse.duckdb') }).default({ path: 'data/warehouse.duckdb' }),
-  parquet: z.strictObject({ dir: z.string().min(1).default('data/parquet') }).default({ dir: 'data/parquet' }),
+  warehouse: z.strictObject({ path: z.string().min(1).default('data/warehouse.duckdb') }).prefault({}),
+  parquet: z.strictObject({ dir: z.string().min(1).default('data/parquet') }).prefault({}),
   schedule: z
     .strictObject({
       timezone: z.string().min(1).default('UTC'),
       jobs: z.record(z.string(), z.string().min(1)).default({}),
     })
-    .default({ timezone: 'UTC', jobs: {} }),
+    .prefault({}),
   receiver: z
     .strictObject({
       enabled: z.boolean().default(true),
@@ -84,8 +85,8 @@ export const ConfigSchema = z.strictObject({
       maxJournalBytes: z.number().int().min(1_048_576).default(DEFAULT_MAX_JOURNAL_BYTES),
     })
     .refine((receiver) => receiver.maxJournalBytes > receiver.maxBodyBytes, { path: ['maxJournalBytes'], message: 'must be larger than receiver.maxBodyBytes (one event must fit)' })
-    .default({ enabled: true, host: '127.0.0.1', port: 8787, maxBodyBytes: 1_048_576, maxJournalBytes: DEFAULT_MAX_JOURNAL_BYTES }),
-  log: z.strictObject({ level: z.enum(LOG_LEVELS).default('info') }).default({ level: 'info' }),
+    .prefault({}),
+  log: z.strictObject({ level: z.enum(LOG_LEVELS).default('info') }).prefault({}),
 });
 
 export type ConfigInput = z.input<typeof ConfigSchema>;

@@ -1,17 +1,10 @@
-/** Exit status of the CLI, as the contract fixes it. */
-export const ExitCode = {
-  ok: 0,
-  failed: 1,
-  usage: 2,
-  partial: 3,
-} as const;
-export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
+import { ERROR_RULES, type ErrorCode } from './error-codes.js';
+import type { ExitCode } from './exit-code.js';
 
 export interface EtlErrorOptions {
   /** What the user can do about it; printed after the message. */
   readonly hint?: string;
   readonly cause?: unknown;
-  readonly exitCode?: ExitCode;
   /** Machine-readable facts (status, field, url…); never secrets. */
   readonly details?: Readonly<Record<string, unknown>>;
 }
@@ -19,19 +12,20 @@ export interface EtlErrorOptions {
 /**
  * Every error venue-etl raises on purpose: a stable `code` users can grep for, a message that
  * says what is wrong, and a hint that says how to fix it. The original error travels as `cause`.
+ * The exit status comes from the code's row in `ERROR_RULES`.
  */
 export class EtlError extends Error {
-  readonly code: string;
+  readonly code: ErrorCode;
   readonly hint: string | undefined;
   readonly exitCode: ExitCode;
   readonly details: Readonly<Record<string, unknown>>;
 
-  constructor(code: string, message: string, options: EtlErrorOptions = {}) {
+  constructor(code: ErrorCode, message: string, options: EtlErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'EtlError';
     this.code = code;
     this.hint = options.hint;
-    this.exitCode = options.exitCode ?? ExitCode.failed;
+    this.exitCode = ERROR_RULES[code].exitCode;
     this.details = options.details ?? {};
   }
 }
@@ -39,7 +33,7 @@ export class EtlError extends Error {
 /** Bad command-line usage: exit 2, nothing touched. */
 export class UsageError extends EtlError {
   constructor(message: string, hint?: string) {
-    super('VENUE_ETL_USAGE', message, { hint, exitCode: ExitCode.usage });
+    super('VENUE_ETL_USAGE', message, { hint });
     this.name = 'UsageError';
   }
 }

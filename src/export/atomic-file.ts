@@ -1,15 +1,16 @@
 import { closeSync, fsyncSync, openSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { open, rename } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { codeOf } from '../errors/index.js';
 
 const ignorable = (error: unknown): boolean => {
   // Some filesystems refuse fsync on a directory; the rename is still atomic there.
-  const code = (error as NodeJS.ErrnoException).code;
+  const code = codeOf(error);
   return code === 'EINVAL' || code === 'EISDIR' || code === 'EPERM';
 };
 
 /** Flushes a file's data (or a directory's entries) to disk. */
-export function fsyncPath(path: string): void {
+function fsyncPath(path: string): void {
   const fd = openSync(path, 'r');
   try {
     fsyncSync(fd);
@@ -36,7 +37,7 @@ async function fsyncPathAsync(path: string): Promise<void> {
  * reader opens either the old file or the new one, never half of one), fsync the directory so
  * the rename survives a power loss.
  */
-export function publishFile(temp: string, target: string): void {
+function publishFile(temp: string, target: string): void {
   fsyncPath(temp);
   renameSync(temp, target);
   fsyncPath(dirname(target));

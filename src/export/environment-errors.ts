@@ -1,6 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { EtlError, ExitCode } from '../errors/index.js';
+import { EtlError } from '../errors/index.js';
 
 /** The errno code of a Node fs error (`ENOSPC`, `ENOENT`, …), if it is one. */
 export function errnoCode(error: unknown): string | undefined {
@@ -26,14 +26,13 @@ function publishedName(path: string | undefined): string | undefined {
   return path?.replace(/([\\/])\.([^\\/]+)\.tmp-\d+$/, '$1$2');
 }
 
-export function exportDiskFull(dir: string, cause: unknown): EtlError {
+function exportDiskFull(dir: string, cause: unknown): EtlError {
   const file = publishedName(errnoPath(cause) ?? duckdbPath(cause));
   return new EtlError('VENUE_EXPORT_DISK_FULL', `the disk holding the Parquet folder ${dir} is full${file ? ` (writing ${file})` : ''}`, {
     hint:
       `free space there (df -h ${dir}) or set parquet.dir to a folder on a larger disk, then run \`venue-etl export\` again: ` +
       'every partition still holds its previous or its new complete file, and the next export writes only what is missing',
     cause,
-    exitCode: ExitCode.failed,
     details: { dir, ...(file ? { file } : {}) },
   });
 }
@@ -44,7 +43,6 @@ export function exportFolderGone(dir: string, cause: unknown): EtlError {
       'something removed it during the export (a cleanup job, a person, another tool): stop that, then run `venue-etl export` again ' +
       '(it writes every partition that is missing)',
     cause,
-    exitCode: ExitCode.failed,
     details: { dir },
   });
 }
@@ -53,7 +51,6 @@ export function exportNotAFolder(path: string, cause?: unknown): EtlError {
   return new EtlError('VENUE_EXPORT_NOT_A_FOLDER', `${path} is a file, not a folder: the Parquet export needs a folder there`, {
     hint: 'set parquet.dir in the config to a folder (it is created when missing), or move that file away',
     ...(cause === undefined ? {} : { cause }),
-    exitCode: ExitCode.usage,
     details: { path },
   });
 }

@@ -2,8 +2,8 @@ import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { Logger } from '../log/index.js';
-import { EtlError, ExitCode, UsageError } from '../errors/index.js';
-import { openWarehouseSource } from '../readside/warehouse-source.js';
+import { EtlError, UsageError } from '../errors/index.js';
+import { openReadConnection } from '../warehouse/read-connection.js';
 import { acquireExportLock } from './export-lock.js';
 import { scanTableDir } from './disk-scan.js';
 import { fingerprintPartitions, tableColumns } from './fingerprint.js';
@@ -67,7 +67,7 @@ export async function exportParquet(options: ExportOptions): Promise<ExportRepor
     const release = acquireExportLock(dir);
     try {
       sweepManifestTemps(dir, options.logger);
-      const source = await openWarehouseSource(path, { shareWithWriters: options.shareWithWriters ?? false, ...(options.logger ? { logger: options.logger } : {}) });
+      const source = await openReadConnection(path, { shareWithWriters: options.shareWithWriters ?? false, ...(options.logger ? { logger: options.logger } : {}) });
       try {
         const connection = source.connection;
         let manifest = readManifest(dir);
@@ -230,7 +230,6 @@ function emptyReport(table: ExportTable): TableExportReport {
 function aborted(): EtlError {
   return new EtlError('VENUE_EXPORT_ABORTED', 'the export was interrupted', {
     hint: 'every file written so far is complete; the next export carries on from there',
-    exitCode: ExitCode.failed,
   });
 }
 

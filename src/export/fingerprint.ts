@@ -23,7 +23,7 @@ export async function tableColumns(connection: DuckDBConnection, table: string):
 }
 
 /** Hive path segment: `stream=<value>`; percent-encodes anything that is not safe in a path. */
-export function partitionKey(stream: string, month: string): string {
+function partitionKey(stream: string, month: string): string {
   const safe = /^[A-Za-z0-9._-]+$/.test(stream) ? stream : encodeURIComponent(stream);
   return `stream=${safe}/month=${month}/${DATA_FILE}`;
 }

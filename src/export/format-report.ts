@@ -1,4 +1,4 @@
-import { alignedTable } from '../readside/format-table.js';
+import { alignedTable } from '../infra/text-table.js';
 import { exportTotals, type ExportReport } from './export-report.js';
 
 export function formatBytes(bytes: number): string {

@@ -39,7 +39,7 @@ export interface Manifest {
   readonly tables: Readonly<Record<string, TableEntry>>;
 }
 
-export function emptyManifest(): Manifest {
+function emptyManifest(): Manifest {
   return { format: 1, writer: 'venue-etl', exportedAt: new Date(0).toISOString(), tables: {} };
 }
 

@@ -1,6 +1,6 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { processAlive } from './export-lock.js';
+import { processAlive } from '../infra/pid-lock.js';
 
 /**
  * Temp files are named `<prefix><pid>` by the process that writes them. One is stale when that

@@ -1,6 +1,7 @@
 import type { EndpointRow } from '../catalogue/index.js';
+import { dateToMs, DAY_MS } from '../calendar/index.js';
 import {
-  appendSeries, appendSummary, checkResource, checkScope, dateToMs, DAY_MS, emptySeries, emptySummaries, incompleteAnswer,
+  appendSeries, appendSummary, checkResource, checkScope, emptySeries, emptySummaries, incompleteAnswer,
   type DriftReporter, type SeriesColumns, type SummaryColumns, type SummaryKeys,
 } from '../normalize/index.js';
 import { requestsOf, type PlannedRequest, type Slice } from '../plan/index.js';

@@ -29,8 +29,3 @@ export function scrubSecrets(text: string): string {
   }
   return out.includes('@') ? out.replace(URL_PASSWORD, '$1:***@') : out;
 }
-
-/** For tests. */
-export function clearSecrets(): void {
-  secrets.clear();
-}

@@ -1,4 +1,4 @@
-import { EtlError } from '../errors/index.js';
+import { EtlError, type ErrorCode } from '../errors/index.js';
 
 /**
  * Answers that are well-formed but cannot be true: they fail their slice (its stored rows stay
@@ -6,7 +6,7 @@ import { EtlError } from '../errors/index.js';
  * retried within the run: the same request would most likely get the same answer; the next run
  * asks again.
  */
-function answerError(code: string, stream: string, path: string, problem: string, hint: string): EtlError {
+function answerError(code: ErrorCode, stream: string, path: string, problem: string, hint: string): EtlError {
   return new EtlError(code, `${stream}: ${path} ${problem}`, { hint, details: { stream, path, retriable: false } });
 }
 

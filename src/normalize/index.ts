@@ -15,4 +15,4 @@ export { accountFromResource } from './accounts.js';
 export type { AccountSnapshotRow } from './accounts.js';
 export { DriftReporter } from './drift.js';
 export { schemaError } from './schema-error.js';
-export { parseTimestampMs, offsetMsOf, dateToMs, msToDate, DAY_MS, HOUR_MS } from './timestamp.js';
+export { parseTimestampMs, offsetMsOf, HOUR_MS } from './timestamp.js';

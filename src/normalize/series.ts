@@ -2,7 +2,8 @@ import { domainOf, type EndpointRow } from '../catalogue/index.js';
 import { badValue, contradictoryValues, incompleteAnswer } from './answer-errors.js';
 import type { Granularity, SeriesColumns } from './columns.js';
 import { schemaError } from './schema-error.js';
-import { DAY_MS, HOUR_MS, msToDate, offsetMsOf, parseTimestampMs } from './timestamp.js';
+import { DAY_MS, msToDate } from '../calendar/index.js';
+import { HOUR_MS, offsetMsOf, parseTimestampMs } from './timestamp.js';
 import { valueProblem } from './value-check.js';
 
 export interface SeriesWindow {

@@ -1,3 +1,5 @@
+import { DAY_MS } from '../calendar/index.js';
+
 const DIGIT0 = 48;
 
 function digits(text: string, start: number, length: number): number {
@@ -77,14 +79,4 @@ export function offsetMsOf(text: string): number {
   return (hours * 60 + minutes) * 60_000 * (sign === 43 ? 1 : -1);
 }
 
-export const DAY_MS = 86_400_000;
 export const HOUR_MS = 3_600_000;
-
-/** Epoch ms of 00:00 UTC of a `YYYY-MM-DD` date. */
-export function dateToMs(date: string): number {
-  return Date.parse(`${date}T00:00:00Z`);
-}
-
-export function msToDate(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 10);
-}

@@ -1,34 +1,4 @@
-import { DAY_MS, dateToMs, msToDate } from '../normalize/timestamp.js';
-
-export function addDays(date: string, days: number): string {
-  return msToDate(dateToMs(date) + days * DAY_MS);
-}
-
-/** Whole days from a to b (b - a). */
-export function daysBetween(a: string, b: string): number {
-  return Math.round((dateToMs(b) - dateToMs(a)) / DAY_MS);
-}
-
-export function todayUtc(now: Date = new Date()): string {
-  return now.toISOString().slice(0, 10);
-}
-
-export function monthStart(date: string): string {
-  return `${date.slice(0, 8)}01`;
-}
-
-export function monthEnd(date: string): string {
-  const [year, month] = [Number(date.slice(0, 4)), Number(date.slice(5, 7))];
-  return msToDate(Date.UTC(year, month, 0));
-}
-
-export function minDate(a: string, b: string): string {
-  return a < b ? a : b;
-}
-
-export function maxDate(a: string, b: string): string {
-  return a > b ? a : b;
-}
+import { addDays, minDate, monthEnd, monthStart } from '../calendar/index.js';
 
 /**
  * Splits [from, to] into windows of `windowDays`. A trailing one-day remainder joins the previous
@@ -67,10 +37,4 @@ export function monthPeriods(from: string, to: string): { from: string; to: stri
     periods.push({ from: start, to: minDate(monthEnd(start), to) });
   }
   return periods;
-}
-
-export function eachDay(from: string, to: string): string[] {
-  const days: string[] = [];
-  for (let day = from; day <= to; day = addDays(day, 1)) days.push(day);
-  return days;
 }

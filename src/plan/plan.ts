@@ -1,6 +1,6 @@
 import { isSnapshotEndpoint, type Catalogue, type EndpointRow } from '../catalogue/index.js';
 import type { SummaryGrain } from '../config/index.js';
-import { addDays, maxDate } from './dates.js';
+import { addDays, maxDate } from '../calendar/index.js';
 import { requestCount, type Chain } from './slice.js';
 import { slicesForRange } from './slices-for-window.js';
 

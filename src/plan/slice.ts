@@ -1,5 +1,5 @@
 import { isSnapshotEndpoint, type EndpointRow } from '../catalogue/index.js';
-import { daysBetween, eachDay } from './dates.js';
+import { daysBetween, eachDay } from '../calendar/index.js';
 
 /** One request of a slice: the `from`/`to` it sends (none for snapshots). */
 export interface PlannedRequest {

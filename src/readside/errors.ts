@@ -1,4 +1,4 @@
-import { EtlError, ExitCode } from '../errors/index.js';
+import { EtlError } from '../errors/index.js';
 
 /** DuckDB's own message, without the JavaScript wrapper: what a person can act on. */
 export function duckdbMessage(error: unknown): string {
@@ -8,14 +8,13 @@ export function duckdbMessage(error: unknown): string {
 }
 
 export function queryFailed(cause: unknown, hint?: string): EtlError {
-  return new EtlError('VENUE_SQL_FAILED', duckdbMessage(cause), { cause, hint, exitCode: ExitCode.failed });
+  return new EtlError('VENUE_SQL_FAILED', duckdbMessage(cause), { cause, hint });
 }
 
 export function writeRefused(statement: string, index: number, count: number): EtlError {
   const which = count > 1 ? ` (statement ${index + 1} of ${count})` : '';
   return new EtlError('VENUE_SQL_READ_ONLY', `venue-etl sql is read-only: ${statement} statements are refused${which}`, {
     hint: 'the warehouse is written only by sync, backfill and the receiver; query it with SELECT (or EXPLAIN, SET, PRAGMA, CALL)',
-    exitCode: ExitCode.failed,
     details: { statement },
   });
 }
@@ -23,7 +22,6 @@ export function writeRefused(statement: string, index: number, count: number): E
 export function parquetMissing(dir: string): EtlError {
   return new EtlError('VENUE_PARQUET_MISSING', `no exported Parquet files in ${dir}`, {
     hint: 'run `venue-etl export` first, or check parquet.dir in the config',
-    exitCode: ExitCode.failed,
     details: { dir },
   });
 }

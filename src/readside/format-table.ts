@@ -1,4 +1,5 @@
 import { DuckDBTimestampTZValue, DuckDBTimestampValue, type DuckDBValue } from '@duckdb/node-api';
+import { alignedTable } from '../infra/text-table.js';
 import { isNumericType, textValue } from './values.js';
 import type { QueryResult } from './query-result.js';
 
@@ -22,33 +23,7 @@ export function formatTable(result: QueryResult, options: TableOptions = {}): st
   return `${table}${footer}`;
 }
 
-/** Header, a dashed rule, then one line per row; `rightAlign[i]` for number columns. */
-export function alignedTable(
-  headers: readonly string[],
-  rows: readonly (readonly string[])[],
-  rightAlign: readonly boolean[] = [],
-  maxCellWidth = 80,
-): string {
-  const head = headers.map((header) => fit(header, maxCellWidth));
-  const body = rows.map((row) => row.map((value) => fit(oneLine(value), maxCellWidth)));
-  const widths = head.map((header, index) => Math.max(header.length, ...body.map((row) => row[index]?.length ?? 0)));
-  const line = (values: readonly string[]): string =>
-    values
-      .map((value, index) => (rightAlign[index] ? value.padStart(widths[index]) : value.padEnd(widths[index])))
-      .join('  ')
-      .trimEnd();
-  return `${[line(head), widths.map((width) => '-'.repeat(width)).join('  '), ...body.map(line)].join('\n')}\n`;
-}
-
 /** Timestamps to the second in the table (csv and json keep microseconds): narrower columns. */
 function toSeconds(text: string, value: DuckDBValue): string {
   return value instanceof DuckDBTimestampTZValue || value instanceof DuckDBTimestampValue ? text.replace(/\.\d+(Z?)$/, '$1') : text;
-}
-
-function oneLine(text: string): string {
-  return text.replace(/\r?\n/g, '\\n').replace(/\t/g, ' ');
-}
-
-function fit(text: string, width: number): string {
-  return text.length <= width ? text : `${text.slice(0, width - 1)}…`;
 }

@@ -6,7 +6,8 @@ import { identifier, literal } from '../export/sql-text.js';
 import { exportNotAFolder } from '../export/environment-errors.js';
 import { sqlDir } from '../warehouse/sql-files.js';
 import { parquetMissing } from './errors.js';
-import { utcSession, type QuerySource } from './warehouse-source.js';
+import { utcSession } from '../warehouse/read-connection.js';
+import type { QuerySource } from './warehouse-source.js';
 
 function hasParquetFiles(dir: string): boolean {
   if (!existsSync(dir)) return false;

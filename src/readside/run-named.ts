@@ -1,5 +1,5 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { EtlError, ExitCode } from '../errors/index.js';
+import { EtlError } from '../errors/index.js';
 import { runReadOnly } from './run-read-only.js';
 import { setVariables, type SqlParams } from './variables.js';
 import type { NamedSql } from './named-sql.js';
@@ -15,7 +15,6 @@ export async function runNamedSql(connection: DuckDBConnection, named: NamedSql,
       throw new EtlError('VENUE_SQL_FAILED', `${named.name}: ${error.message}`, {
         hint: error.hint ?? `the query is in ${named.file}`,
         cause: error,
-        exitCode: ExitCode.failed,
       });
     }
     throw error;

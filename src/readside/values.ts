@@ -13,14 +13,13 @@ import {
   type DuckDBType,
   type DuckDBValue,
 } from '@duckdb/node-api';
+import { daysToDate } from '../calendar/index.js';
 
 /** What JSON can carry: the `--format json` value of a cell. */
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 
-const DAY_MS = 86_400_000;
-
 /** `2026-01-02T03:04:05.123456Z`: microseconds kept, trailing zeros of the fraction dropped. */
-export function isoTimestamp(micros: bigint, utc: boolean): string {
+function isoTimestamp(micros: bigint, utc: boolean): string {
   const millis = floorDiv(micros, 1000n);
   const base = new Date(Number(millis)).toISOString().slice(0, 19);
   const fraction = ((micros % 1_000_000n) + 1_000_000n) % 1_000_000n;
@@ -29,7 +28,7 @@ export function isoTimestamp(micros: bigint, utc: boolean): string {
 }
 
 export function isoDate(days: number): string {
-  return new Date(days * DAY_MS).toISOString().slice(0, 10);
+  return daysToDate(days);
 }
 
 function floorDiv(a: bigint, b: bigint): bigint {

@@ -1,12 +1,5 @@
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { setTimeout as delay } from 'node:timers/promises';
-import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
-import type { Logger } from '../log/index.js';
-// The instance registry keeps one DuckDBInstance per file per process: inside `venue-etl serve`
-// the read side shares the writer's instance instead of failing on its own lock.
-import { acquireInstance, releaseInstance } from '../warehouse/instances.js';
-import { isLockError, warehouseLocked, warehouseMissing, warehouseOpenFailed } from '../warehouse/errors.js';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { openReadConnection, type ReadConnectionOptions } from '../warehouse/read-connection.js';
 
 /** Where read-side SQL runs: the warehouse file (read-only) or views over the Parquet export. */
 export interface QuerySource {
@@ -15,85 +8,13 @@ export interface QuerySource {
   close(): Promise<void>;
 }
 
-export interface WarehouseSourceOptions {
-  /**
-   * Open the file as a writer would instead of READ_ONLY, so this process's own writers (in
-   * `serve`: receiver merges, sync jobs) can open it while the reader is busy; other processes
-   * are then locked out, as by any writer. Statements are still checked to be reads.
-   */
-  readonly shareWithWriters?: boolean;
-  /**
-   * How long to wait while another process writes the file (`serve` holds it for a merge or a
-   * job) before failing with VENUE_WAREHOUSE_LOCKED. Default READ_WAIT_MS; 0 fails at once.
-   */
-  readonly waitMs?: number;
-  /** Says once, at info, that the command waits and for whom. */
-  readonly logger?: Logger;
-}
-
-/**
- * Read commands wait this long for a writer: `serve`'s merges and short jobs hold the lock for
- * moments, and a query should run after them rather than fail. A nightly job holds it for
- * minutes: then the clear VENUE_WAREHOUSE_LOCKED error (with the --parquet hint) follows.
- */
-export const READ_WAIT_MS = 10_000;
+export type WarehouseSourceOptions = ReadConnectionOptions;
 
 /**
  * A read-only connection to the warehouse. Fails with VENUE_WAREHOUSE_MISSING when the file
  * does not exist (nothing synced yet) and VENUE_WAREHOUSE_LOCKED while another process writes it.
  */
 export async function openWarehouseSource(path: string, options: WarehouseSourceOptions = {}): Promise<QuerySource> {
-  const absolutePath = resolve(path);
-  if (!existsSync(absolutePath)) throw warehouseMissing(path);
-  const instance = await acquireWhenFree(path, absolutePath, options);
-  let connection: DuckDBConnection | undefined;
-  try {
-    connection = await instance.connect();
-    await utcSession(connection);
-  } catch (error) {
-    connection?.closeSync();
-    await releaseInstance(absolutePath);
-    throw warehouseOpenFailed(path, error);
-  }
-  const open = connection;
-  let closed = false;
-  return {
-    kind: 'warehouse',
-    connection: open,
-    async close() {
-      if (closed) return;
-      closed = true;
-      open.closeSync();
-      await releaseInstance(absolutePath);
-    },
-  };
-}
-
-async function acquireWhenFree(path: string, absolutePath: string, options: WarehouseSourceOptions): Promise<DuckDBInstance> {
-  const deadline = Date.now() + (options.waitMs ?? READ_WAIT_MS);
-  let pause = 100;
-  let told = false;
-  for (;;) {
-    try {
-      return await acquireInstance(absolutePath, !(options.shareWithWriters ?? false));
-    } catch (error) {
-      if (!isLockError(error)) throw warehouseOpenFailed(path, error);
-      const locked = warehouseLocked(path, error);
-      if (Date.now() + pause > deadline) throw locked;
-      if (!told) {
-        options.logger?.info({ path, holder: locked.details.pid }, `${locked.message}; waiting up to ${Math.round((options.waitMs ?? READ_WAIT_MS) / 1000)}s for it`);
-        told = true;
-      }
-      await delay(pause);
-      pause = Math.min(pause * 2, 1000);
-    }
-  }
-}
-
-/**
- * Dates in the contract are UTC: casts such as `ts::DATE` in ad-hoc queries must not depend on
- * the machine's time zone. SESSION scope: a shared instance's other connections keep theirs.
- */
-export async function utcSession(connection: DuckDBConnection): Promise<void> {
-  await connection.run(`SET SESSION TimeZone = 'UTC'`);
+  const { connection, close } = await openReadConnection(path, options);
+  return { kind: 'warehouse', connection, close };
 }

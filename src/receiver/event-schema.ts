@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isIsoDate } from '../warehouse/dates.js';
+import { isCalendarDate } from '../calendar/index.js';
 import { parseInstant } from './timestamps.js';
 
 /**
@@ -24,7 +24,7 @@ const text = z.string(expected('a string'));
 const flag = z.boolean(expected('true or false'));
 const uuid = text.regex(UUID_PATTERN, 'must be a UUID');
 const instant = text.refine((value) => parseInstant(value) !== undefined, 'must be an ISO 8601 timestamp');
-const calendarDate = text.refine(isIsoDate, 'must be a date YYYY-MM-DD');
+const calendarDate = text.refine(isCalendarDate, 'must be a date YYYY-MM-DD');
 const count = z.int(expected('an integer')).min(0, 'must not be negative');
 
 export const EventUser = z.object(
@@ -56,7 +56,7 @@ export const EventVenue = z.object(
   expected('an object'),
 );
 
-export const EventHistory = z.object(
+const EventHistory = z.object(
   {
     'visits-count': count.nullish(),
     'first-visit-on': instant.nullish(),
@@ -65,7 +65,7 @@ export const EventHistory = z.object(
   expected('an object'),
 );
 
-export const EventAgreement = z.object(
+const EventAgreement = z.object(
   {
     'accepted-date': instant.nullish(),
     texts: z.array(text, expected('a list of strings')).nullish(),

@@ -5,7 +5,9 @@ import { isJsonContentType } from './content-type.js';
 import { eventIdOf } from './event-id.js';
 import { readBody } from './read-body.js';
 import type { IntakeCounters } from './receiver-stats.js';
-import { RETRY_AFTER_SECONDS, sendJson } from './responses.js';
+import { codeOf } from '../errors/index.js';
+import { sendJson } from '../infra/send-json.js';
+import { RETRY_AFTER_SECONDS } from './responses.js';
 import { describeProblems, validateEvent, type FieldProblem } from './validate-event.js';
 
 export const EVENTS_PATH = '/users/';
@@ -86,7 +88,7 @@ export function createIntakeHandler(options: IntakeOptions): (request: IncomingM
     try {
       await options.append(read.body, Date.now());
     } catch (error) {
-      const reason = (error as { code?: string }).code ?? 'journal_unavailable';
+      const reason = codeOf(error) ?? 'journal_unavailable';
       const [code, message] = reason === 'VENUE_RECEIVER_JOURNAL_FULL'
         ? ['journal_full', 'too many events wait for the warehouse; retry later']
         : ['unavailable', 'the event could not be stored durably; retry later'];

@@ -14,9 +14,9 @@ import { crc32 } from 'node:zlib';
  * valid part, and the bytes after it are ignored (never acknowledged, the sender retried).
  */
 export const SEGMENT_HEADER = Buffer.from([0x56, 0x45, 0x4a, 0x52, 0x4e, 0x4c, 0x01, 0x00]);
-export const RECORD_OVERHEAD = 16;
+const RECORD_OVERHEAD = 16;
 /** Larger than any body the config allows (64 MiB); a bigger length is corruption. */
-export const MAX_RECORD_BODY = 64 * 1024 * 1024;
+const MAX_RECORD_BODY = 64 * 1024 * 1024;
 
 export interface JournalRecord {
   /** Byte offset of the record in its segment, and of the byte after it. */

@@ -1,4 +1,4 @@
-import { isIsoDate } from '../warehouse/dates.js';
+import { isCalendarDate } from '../calendar/index.js';
 
 /**
  * Instants in events are "ISO 8601 timestamps" (spec §6) and `created-at` carries
@@ -25,7 +25,7 @@ export function parseInstant(text: string): Instant | undefined {
   const match = INSTANT.exec(text);
   if (!match) return undefined;
   const [, y, mo, d, h = '00', mi = '00', s = '00', fraction = '', zone = 'Z'] = match;
-  if (!isIsoDate(`${y}-${mo}-${d}`)) return undefined;
+  if (!isCalendarDate(`${y}-${mo}-${d}`)) return undefined;
   if (Number(h) > 23 || Number(mi) > 59 || Number(s) > 59) return undefined;
   const offsetMinutes = zoneOffsetMinutes(zone);
   if (offsetMinutes === undefined) return undefined;

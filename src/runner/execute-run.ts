@@ -2,7 +2,7 @@ import { setMaxListeners } from 'node:events';
 import type { ApiClient } from '../api/client.js';
 import type { Catalogue } from '../catalogue/index.js';
 import { summaryGrains, type ApiReadyConfig as Config } from '../config/index.js';
-import { ExitCode, formatError } from '../errors/index.js';
+import { codeOf, ExitCode, formatError } from '../errors/index.js';
 import { scrubSecrets, type Logger } from '../log/index.js';
 import { DriftReporter } from '../normalize/index.js';
 import type { Chain, Slice } from '../plan/index.js';
@@ -126,7 +126,7 @@ async function runStarted(input: RunInput, runId: string, started: number, reque
     isFatal: isFatalForRun,
     onSliceDone: (_slice: Slice, rows: number) => progress.sliceDone(rows),
     onFailure: async (slice: Slice, error: unknown) => {
-      const code = (error as { code?: string }).code ?? 'VENUE_ETL_INTERNAL';
+      const code = codeOf(error) ?? 'VENUE_ETL_INTERNAL';
       const message = scrubSecrets(formatError(error));
       log.error({ stream: slice.stream, scopeId: slice.scopeId, windowFrom: slice.windowFrom, windowTo: slice.windowTo, code }, message);
       await warehouse

@@ -1,7 +1,7 @@
-import { EtlError, ExitCode } from '../errors/index.js';
+import { EtlError } from '../errors/index.js';
 
 /** Test-only: an ISO 8601 instant that replaces the machine's clock for sync and backfill. */
-export const TEST_NOW_VARIABLE = 'VENUE_ETL_TEST_NOW';
+const TEST_NOW_VARIABLE = 'VENUE_ETL_TEST_NOW';
 
 /**
  * The machine's clock as a run reads it. VENUE_ETL_TEST_NOW replaces it: a hook for tests that
@@ -14,7 +14,6 @@ export function machineNow(env: Readonly<Record<string, string | undefined>> = p
   const ms = Date.parse(text);
   if (Number.isNaN(ms) || !/(Z|[+-]\d{2}:\d{2})$/.test(text)) {
     throw new EtlError('VENUE_ETL_TEST_NOW', `${TEST_NOW_VARIABLE} is not an ISO 8601 instant with an offset: "${text}"`, {
-      exitCode: ExitCode.usage,
       hint: `it is a test hook: unset ${TEST_NOW_VARIABLE}, or give e.g. 2026-11-20T12:00:00Z`,
     });
   }

@@ -1,4 +1,5 @@
 import pLimit from 'p-limit';
+import { codeOf } from '../errors/index.js';
 import type { Chain, Slice } from '../plan/index.js';
 
 export interface ChainRunOptions {
@@ -75,7 +76,6 @@ export async function runChains(chains: readonly Chain[], options: ChainRunOptio
 }
 
 function isAbort(error: unknown): boolean {
-  const name = (error as { name?: string } | undefined)?.name;
-  const code = (error as { code?: string } | undefined)?.code;
-  return name === 'AbortError' || code === 'ABORT_ERR' || code === 'VENUE_API_ABORTED';
+  const code = codeOf(error);
+  return (error instanceof Error && error.name === 'AbortError') || code === 'ABORT_ERR' || code === 'VENUE_API_ABORTED';
 }

@@ -1,5 +1,5 @@
 import type { Logger } from '../log/index.js';
-import { addDays, minDate, todayUtc } from '../plan/index.js';
+import { addDays, minDate, todayUtc } from '../calendar/index.js';
 
 /**
  * Skews beyond this are reported loudly. An HTTP `Date` has one-second resolution and is

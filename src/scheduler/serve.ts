@@ -7,6 +7,7 @@ import type { JobDefinition } from './job.js';
 import { jobContext } from './job-context.js';
 import { resolveSchedules } from './schedules.js';
 import { Scheduler } from './scheduler.js';
+import { sendJson } from '../infra/send-json.js';
 import { acquireServeLock } from './serve-lock.js';
 
 export interface RunningServe {
@@ -28,7 +29,7 @@ export interface RunningServe {
  * covers far more than a normal stop finds; a longer backlog (a warehouse locked for hours) is
  * left for the next start instead of holding the stop.
  */
-export const STOP_MERGE_TIMEOUT_MS = 20_000;
+const STOP_MERGE_TIMEOUT_MS = 20_000;
 
 /**
  * The long-running process: cron jobs from jobs/, the event receiver and GET /healthz. One per
@@ -98,10 +99,4 @@ export async function startServe(config: Config, jobs: readonly JobDefinition[],
       logger.info('stopped');
     },
   };
-}
-
-function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
-  res.end(text);
 }

@@ -1,10 +1,11 @@
+import { DAY_MS } from '../calendar/index.js';
+
 /**
  * Wall-clock arithmetic in an IANA time zone, from the ICU time-zone data Node ships (Intl).
  * A "wall time" is what the zone's clocks show, written as epoch milliseconds as if the zone
  * were UTC (2026-03-29 02:05 is Date.UTC(2026, 2, 29, 2, 5)), so wall times compare and step
  * like numbers whatever the zone's daylight saving rules.
  */
-const DAY_MS = 86_400_000;
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
 function formatterFor(zone: string): Intl.DateTimeFormat {

@@ -1,29 +1,17 @@
-/** Calendar arithmetic on UTC day numbers (days since 1970-01-01), the simulator's time axis. */
-export const DAY_MS = 86_400_000;
-
-export function dayNumber(date: string): number {
-  return Math.floor(Date.parse(`${date}T00:00:00Z`) / DAY_MS);
-}
-
-export function dateOf(day: number): string {
-  return new Date(day * DAY_MS).toISOString().slice(0, 10);
-}
-
-export function todayUtc(now: Date = new Date()): string {
-  return now.toISOString().slice(0, 10);
-}
+// The simulator's time axis is UTC day numbers (days since 1970-01-01): `dateToDays`.
+import { DAY_MS, daysToDate, dateToDays } from '../calendar/index.js';
 
 /**
  * The simulator's clock: the date is `today` (the simulated one), the time of day the
  * machine's. Its `Date` header is what a client compares its own clock with.
  */
 export function simulatedNow(today: string, real: Date = new Date()): Date {
-  return new Date(dayNumber(today) * DAY_MS + (((real.getTime() % DAY_MS) + DAY_MS) % DAY_MS));
+  return new Date(dateToDays(today) * DAY_MS + (((real.getTime() % DAY_MS) + DAY_MS) % DAY_MS));
 }
 
 /** The API's timestamp form: ISO 8601 with an explicit `+00:00` offset. */
 export function hourTimestamp(day: number, hour: number): string {
-  return `${dateOf(day)}T${String(hour).padStart(2, '0')}:00:00+00:00`;
+  return `${daysToDate(day)}T${String(hour).padStart(2, '0')}:00:00+00:00`;
 }
 
 /** `2026-03-01T10:11:12+00:00`, or with microseconds (`…12.345678+00:00`) when asked. */

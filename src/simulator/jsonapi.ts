@@ -1,5 +1,5 @@
 /** JSON:API shapes the simulator serves (spec §1, §8). */
-export const JSONAPI_VERSION = { version: '1.0' } as const;
+const JSONAPI_VERSION = { version: '1.0' } as const;
 
 export interface Relationship {
   readonly data: { readonly type: string; readonly id: string };

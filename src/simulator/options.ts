@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import { EtlError, ExitCode } from '../errors/index.js';
-import { isCalendarDate } from '../cli/args.js';
-import { todayUtc } from './dates.js';
+import { EtlError } from '../errors/index.js';
+import { isCalendarDate, todayUtc } from '../calendar/index.js';
 import type { FaultSpec } from './faults/fault-spec.js';
 import type { RecordedRequest } from './http/request-log.js';
 
@@ -61,11 +60,11 @@ export function resolveOptions(options: SimulatorOptions = {}): ResolvedOptions 
   const parsed = OptionsSchema.safeParse(plain);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
-    throw new EtlError('VENUE_SIM_OPTIONS', `invalid simulator options: ${problems.join('; ')}`, { exitCode: ExitCode.usage });
+    throw new EtlError('VENUE_SIM_OPTIONS', `invalid simulator options: ${problems.join('; ')}`);
   }
   const resolved = { ...parsed.data, today: parsed.data.today ?? todayUtc() };
   if (resolved.defaultPageSize > resolved.maxPageSize) {
-    throw new EtlError('VENUE_SIM_OPTIONS', `defaultPageSize (${resolved.defaultPageSize}) exceeds maxPageSize (${resolved.maxPageSize})`, { exitCode: ExitCode.usage });
+    throw new EtlError('VENUE_SIM_OPTIONS', `defaultPageSize (${resolved.defaultPageSize}) exceeds maxPageSize (${resolved.maxPageSize})`);
   }
   return resolved;
 }

@@ -1,4 +1,4 @@
-import { EtlError, ExitCode } from '../errors/index.js';
+import { EtlError } from '../errors/index.js';
 import { toFaultSpec, type FaultSpec } from './faults/fault-spec.js';
 import { seedKey } from './hash.js';
 import type { SimulatorControls } from './http/control.js';
@@ -59,7 +59,6 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     revise() {
       if (config.reviseRecentDays === 0) {
         throw new EtlError('VENUE_SIM_REVISE', 'revise() needs reviseRecentDays (the days whose values may change)', {
-          exitCode: ExitCode.usage,
           hint: 'start the simulator with reviseRecentDays: N (--revise-recent-days N)',
         });
       }

@@ -1,6 +1,6 @@
 import type { CursorMove } from './slice-commit.js';
 import type { Session } from './session.js';
-import { addDays } from './dates.js';
+import { addDays } from '../calendar/index.js';
 
 export interface CursorRow {
   readonly stream: string;

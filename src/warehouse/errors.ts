@@ -1,4 +1,4 @@
-import { EtlError, ExitCode } from '../errors/index.js';
+import { EtlError } from '../errors/index.js';
 
 /** `Conflicting lock is held in /usr/bin/node (PID 1234)` → 1234. */
 function lockHolderPid(message: string): number | undefined {
@@ -19,7 +19,6 @@ export function warehouseLocked(path: string, cause: unknown): EtlError {
       'wait for that run to finish, or stop `venue-etl serve` while you run this command; ' +
       'to query while it runs, use `venue-etl sql --parquet` on the exported files',
     cause,
-    exitCode: ExitCode.failed,
     details: { path, ...(pid === undefined ? {} : { pid }) },
   });
 }
@@ -27,7 +26,6 @@ export function warehouseLocked(path: string, cause: unknown): EtlError {
 export function warehouseMissing(path: string): EtlError {
   return new EtlError('VENUE_WAREHOUSE_MISSING', `the warehouse ${path} does not exist`, {
     hint: 'run `venue-etl sync` (or `venue-etl demo`) first, or check warehouse.path in the config',
-    exitCode: ExitCode.failed,
     details: { path },
   });
 }
@@ -38,7 +36,6 @@ export function warehouseTooNew(path: string, fileVersion: number, knownVersion:
     `the warehouse ${path} has schema version ${fileVersion}, newer than this venue-etl knows (${knownVersion})`,
     {
       hint: 'a newer venue-etl wrote this file: upgrade venue-etl, or point warehouse.path at another file',
-      exitCode: ExitCode.failed,
       details: { path, fileVersion, knownVersion },
     },
   );
@@ -49,7 +46,6 @@ export function warehouseOpenFailed(path: string, cause: unknown): EtlError {
   return new EtlError('VENUE_WAREHOUSE_OPEN', `could not open the warehouse ${path}: ${reason}`, {
     hint: 'check that warehouse.path points at a DuckDB file this user can read and write',
     cause,
-    exitCode: ExitCode.failed,
     details: { path },
   });
 }
@@ -59,7 +55,6 @@ export function migrationFailed(path: string, file: string, cause: unknown): Etl
   return new EtlError('VENUE_WAREHOUSE_MIGRATION', `migration ${file} failed on ${path}: ${reason}`, {
     hint: 'the file was left as it was before this migration; report the message above',
     cause,
-    exitCode: ExitCode.failed,
     details: { path, file },
   });
 }
@@ -68,7 +63,6 @@ export function migrationFailed(path: string, file: string, cause: unknown): Etl
 export function invalidBatch(message: string, details: Readonly<Record<string, unknown>> = {}): EtlError {
   return new EtlError('VENUE_WAREHOUSE_INVALID_BATCH', message, {
     hint: 'nothing of this group of slices was written; the normalized rows are inconsistent',
-    exitCode: ExitCode.failed,
     details,
   });
 }
@@ -79,6 +73,5 @@ export function writeFailed(what: string, cause: unknown): EtlError {
   return new EtlError('VENUE_WAREHOUSE_WRITE', `${what} failed: ${reason}`, {
     hint: 'the transaction was rolled back; the warehouse holds what it held before',
     cause,
-    exitCode: ExitCode.failed,
   });
 }

@@ -1,5 +1,5 @@
 import type { SliceCommit } from './slice-commit.js';
-import { dateToMs, DAY_MS } from './dates.js';
+import { dateToMs, DAY_MS } from '../calendar/index.js';
 
 /** The venues a summary slice owns a region of: its scope plus every venue its rows carry. */
 export function summaryVenues(commit: SliceCommit): readonly string[] {

@@ -3,7 +3,7 @@ import type { SliceCommit } from './slice-commit.js';
 import type { Session } from './session.js';
 import { NumericStager } from './numeric-stager.js';
 import { invalidBatch } from './errors.js';
-import { dateToMs, DAY_MS } from './dates.js';
+import { dateToMs, DAY_MS } from '../calendar/index.js';
 import { outcomeFromChanged, type RoundOutcome } from './round-outcome.js';
 import { sql } from './sql-files.js';
 

@@ -1,30 +1,12 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { packageInfo } from '../infra/package-root.js';
 
-let sqlRoot: string | undefined;
 const cache = new Map<string, string>();
 
-/**
- * The package's `sql/` folder. This module runs from `src/warehouse/` (tests) and from
- * `dist/src/warehouse/` (the built CLI, installed packages), so walk up until a folder holds
- * `sql/migrations` instead of assuming a depth.
- */
+/** The package's `sql/` folder. */
 export function sqlDir(): string {
-  if (sqlRoot !== undefined) return sqlRoot;
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    const candidate = join(dir, 'sql');
-    if (existsSync(join(candidate, 'migrations'))) {
-      sqlRoot = candidate;
-      return candidate;
-    }
-    const parent = dirname(dir);
-    if (parent === dir) {
-      throw new Error(`cannot find the sql/migrations folder above ${fileURLToPath(import.meta.url)}`);
-    }
-    dir = parent;
-  }
+  return join(packageInfo().root, 'sql');
 }
 
 /** A file under `sql/`, read once per process (`sql('warehouse/series-insert.sql')`). */

@@ -3,7 +3,7 @@ import type { SliceCommit } from './slice-commit.js';
 import type { Session } from './session.js';
 import { NumericStager } from './numeric-stager.js';
 import { invalidBatch } from './errors.js';
-import { dateToDays, isIsoDate } from './dates.js';
+import { dateToDays, isCalendarDate } from '../calendar/index.js';
 import { outcomeFromChanged, type RoundOutcome } from './round-outcome.js';
 import { summaryVenues } from './plan-rounds.js';
 import { sql } from './sql-files.js';
@@ -26,7 +26,7 @@ function dayCounter(): (date: string) => number {
   let lastDay = 0;
   return (date) => {
     if (date !== lastDate) {
-      if (!isIsoDate(date)) throw invalidBatch(`summary period date ${JSON.stringify(date)} is not YYYY-MM-DD`);
+      if (!isCalendarDate(date)) throw invalidBatch(`summary period date ${JSON.stringify(date)} is not YYYY-MM-DD`);
       lastDate = date;
       lastDay = dateToDays(date);
     }

@@ -1,6 +1,6 @@
 import type { SliceCommit } from './slice-commit.js';
 import { invalidBatch } from './errors.js';
-import { isIsoDate } from './dates.js';
+import { isCalendarDate } from '../calendar/index.js';
 
 function where(commit: SliceCommit, index: number): Record<string, unknown> {
   return { slice: index, stream: commit.stream, scopeId: commit.scopeId, windowFrom: commit.windowFrom, windowTo: commit.windowTo };
@@ -19,7 +19,7 @@ export function validateCommits(commits: readonly SliceCommit[]): void {
     // Built for every slice only because it is small; errors are the rare path.
     const at = where(commit, index);
     if (!commit.stream || !commit.scopeId) throw invalidBatch('a slice needs a stream and a scope id', at);
-    if (!isIsoDate(commit.windowFrom) || !isIsoDate(commit.windowTo) || commit.windowFrom > commit.windowTo) {
+    if (!isCalendarDate(commit.windowFrom) || !isCalendarDate(commit.windowTo) || commit.windowFrom > commit.windowTo) {
       throw invalidBatch(`slice window ${commit.windowFrom}..${commit.windowTo} is not a range of YYYY-MM-DD dates`, at);
     }
     const { series, summaries, cursor, backfill } = commit;
@@ -50,7 +50,7 @@ export function validateCommits(commits: readonly SliceCommit[]): void {
     }
     if (cursor) {
       const dates = cursor.mode === 'extend' ? [cursor.date, cursor.baseline] : [cursor.date];
-      if ((cursor.mode !== 'advance' && cursor.mode !== 'extend') || !dates.every(isIsoDate)) {
+      if ((cursor.mode !== 'advance' && cursor.mode !== 'extend') || !dates.every(isCalendarDate)) {
         throw invalidBatch('a cursor move needs mode advance|extend and YYYY-MM-DD dates', at);
       }
     }

@@ -27,7 +27,7 @@ describe('backoffDelay', () => {
 
 describe('withRetries', () => {
   const transient = (retryAfterMs?: number) =>
-    new ApiError(ApiErrorCode.serverError, 'GET /x failed with 503', { retriable: true, status: 503, retryAfterMs });
+    new ApiError(ApiErrorCode.serverError, 'GET /x failed with 503', { status: 503, retryAfterMs });
 
   it('retries transient errors and passes others through at once', async () => {
     let calls = 0;
@@ -39,7 +39,7 @@ describe('withRetries', () => {
     expect([value, calls]).toEqual(['ok', 3]);
 
     calls = 0;
-    const fatal = new ApiError(ApiErrorCode.notFound, 'gone', { retriable: false, status: 404 });
+    const fatal = new ApiError(ApiErrorCode.notFound, 'gone', { status: 404 });
     await expect(withRetries(policy, 'GET /x', async () => { calls += 1; throw fatal; })).rejects.toBe(fatal);
     expect(calls).toBe(1);
   });

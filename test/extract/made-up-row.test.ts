@@ -15,7 +15,8 @@ import { buildCatalogue, COUNT, ENDPOINTS, PAGES, type EndpointRow } from '../..
 import { requireApi, resolveConfig } from '../../src/config/index.js';
 import { exportParquet } from '../../src/export/index.js';
 import { createLogger } from '../../src/log/index.js';
-import { eachDay, planSync } from '../../src/plan/index.js';
+import { eachDay } from '../../src/calendar/index.js';
+import { planSync } from '../../src/plan/index.js';
 import { executeRun } from '../../src/runner/execute-run.js';
 import { openWarehouse } from '../../src/warehouse/index.js';
 import { sendJson, startServer, TOKEN, type TestServer } from '../api/helpers.js';

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { draw, unit } from '../hash.js';
-import { DAY_MS, dayNumber, isoWithOffset } from '../dates.js';
+import { DAY_MS, dateToDays } from '../../calendar/index.js';
+import { isoWithOffset } from '../dates.js';
 import type { Venue, WifiUser, World } from '../world/world.js';
 
 /** The body of an upsert event (spec §6), field names as the service sends them. */
@@ -67,7 +68,7 @@ interface PairState {
  */
 export function generateEvents(world: World, count: number): UpsertEvent[] {
   const h = (label: string, i: number): number => draw(world.seed, `event-${label}`, i);
-  const startMs = dayNumber(world.historyStart) * DAY_MS;
+  const startMs = dateToDays(world.historyStart) * DAY_MS;
   const spanMs = Math.max(1, world.days - 1) * DAY_MS;
   const pairs = new Map<string, PairState>();
   const seenPairs: Array<readonly [WifiUser, Venue]> = [];

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EtlError, ExitCode } from '../../errors/index.js';
+import { EtlError } from '../../errors/index.js';
 import { SERIES_STREAMS, SUMMARY_STREAMS } from '../truth/streams.js';
 
 /** Faults that replace the whole answer; at most one per request. */
@@ -7,7 +7,7 @@ export const RESPONSE_FAULTS = ['429', '500', '502', '503', '504', 'reset', 'tru
 export type ResponseFault = (typeof RESPONSE_FAULTS)[number];
 
 /** Schema drift applied to the resources of a successful answer; several may combine. */
-export const DRIFT_FAULTS = ['drift-extra', 'drift-missing', 'drift-string-number', 'drift-null-id', 'drift-version'] as const;
+const DRIFT_FAULTS = ['drift-extra', 'drift-missing', 'drift-string-number', 'drift-null-id', 'drift-version'] as const;
 export type DriftFault = (typeof DRIFT_FAULTS)[number];
 
 /**
@@ -48,7 +48,7 @@ export interface FaultSpec {
 export const DEFAULT_UTC_OFFSET = '+02:00';
 const UTC_OFFSET = /^[+-](0\d|1[0-4]):[0-5]\d$/;
 
-export const NO_FAULTS: FaultSpec = { rules: [] };
+const NO_FAULTS: FaultSpec = { rules: [] };
 
 export const FAULT_SPEC_GRAMMAR =
   'comma-separated KIND=RATE[@STREAM] (RATE 0..1), retry-after=SECONDS, slow-ms=MS, utc-offset=±HH:MM; KIND one of ' +
@@ -56,7 +56,7 @@ export const FAULT_SPEC_GRAMMAR =
 
 export class FaultSpecError extends EtlError {
   constructor(readonly problems: readonly string[]) {
-    super('VENUE_SIM_FAULTS', `invalid fault spec: ${problems.join('; ')}`, { exitCode: ExitCode.usage, hint: FAULT_SPEC_GRAMMAR });
+    super('VENUE_SIM_FAULTS', `invalid fault spec: ${problems.join('; ')}`, { hint: FAULT_SPEC_GRAMMAR });
     this.name = 'FaultSpecError';
   }
 }

@@ -1,5 +1,4 @@
-import { isCalendarDate } from '../../cli/args.js';
-import { dayNumber } from '../dates.js';
+import { dateToDays, isCalendarDate } from '../../calendar/index.js';
 import { badRequest } from './http-error.js';
 
 export interface DateRange {
@@ -8,7 +7,7 @@ export interface DateRange {
 }
 
 // A series over more days than this would be megabytes of points: surely a client bug.
-export const MAX_SERIES_DAYS = 3660;
+const MAX_SERIES_DAYS = 3660;
 
 /** `from`/`to` as calendar dates; `required` for history endpoints. Raises 400 with the parameter. */
 export function dateRange(query: URLSearchParams, required: boolean): DateRange {
@@ -29,7 +28,7 @@ export function dateRange(query: URLSearchParams, required: boolean): DateRange 
 
 export function seriesRange(query: URLSearchParams): { from: string; to: string } {
   const { from, to } = dateRange(query, true) as { from: string; to: string };
-  if (dayNumber(to) - dayNumber(from) + 1 > MAX_SERIES_DAYS) {
+  if (dateToDays(to) - dateToDays(from) + 1 > MAX_SERIES_DAYS) {
     throw badRequest(`the range from ${from} to ${to} exceeds ${MAX_SERIES_DAYS} days`, 'from');
   }
   return { from, to };

@@ -34,7 +34,7 @@ const Draw = {
 type Draw = (typeof Draw)[keyof typeof Draw];
 
 /** Values of one hour: a pure function of (profile, day, hour, revision). */
-export function hourValues(profile: VenueProfile, day: number, hour: number, revision: number): HourValues {
+function hourValues(profile: VenueProfile, day: number, hour: number, revision: number): HourValues {
   if (day < profile.startDay) return ZERO_HOUR;
   const base = mix(profile.key, day, hour, revision);
   const u = (draw: Draw, extra = 0): number => unit(mixStep(mixStep(base, draw), extra));

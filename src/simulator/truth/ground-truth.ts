@@ -1,4 +1,5 @@
-import { dayNumber, hourTimestamp } from '../dates.js';
+import { dateToDays } from '../../calendar/index.js';
+import { hourTimestamp } from '../dates.js';
 import { relationship, type Resource } from '../jsonapi.js';
 import { dayValues, type DayValues } from '../metrics/day-values.js';
 import { hoursOf, type HourValues } from '../metrics/hour-values.js';
@@ -57,8 +58,8 @@ const CACHE_LIMIT = 120_000;
 
 export function createGroundTruth({ index, roles, epoch, recentDays }: TruthSources): GroundTruth {
   const world = index.world;
-  const todayDay = dayNumber(world.today);
-  const startDay = dayNumber(world.historyStart);
+  const todayDay = dateToDays(world.today);
+  const startDay = dateToDays(world.historyStart);
   const profiles = new Map<string, VenueProfile>();
   const cache = new Map<string, DayValues>();
 
@@ -88,9 +89,9 @@ export function createGroundTruth({ index, roles, epoch, recentDays }: TruthSour
   /** The range's days up to today; `skipBeforeStart` drops the all-zero days of summaries. */
   const daysOf = (venueId: string, from: string | undefined, to: string | undefined, skipBeforeStart: boolean): DayValues[] => {
     profileOf(venueId);
-    let first = from === undefined ? startDay : dayNumber(from);
+    let first = from === undefined ? startDay : dateToDays(from);
     if (skipBeforeStart) first = Math.max(first, startDay);
-    const last = Math.min(to === undefined ? todayDay : dayNumber(to), todayDay);
+    const last = Math.min(to === undefined ? todayDay : dateToDays(to), todayDay);
     const days: DayValues[] = [];
     for (let day = first; day <= last; day += 1) days.push(dayOf(venueId, day));
     return days;
@@ -103,7 +104,7 @@ export function createGroundTruth({ index, roles, epoch, recentDays }: TruthSour
     series(venueId, stream, from, to) {
       // A one-day range is served hour by hour (spec 4.1: "daily/hourly").
       if (from === to) {
-        const day = dayNumber(from);
+        const day = dateToDays(from);
         const hours = day > todayDay ? [] : truth.hours(venueId, from);
         return seriesOf(stream, hours.map((values, hour) => [hourTimestamp(day, hour), values] as const), 'hour');
       }
@@ -128,8 +129,8 @@ export function createGroundTruth({ index, roles, epoch, recentDays }: TruthSour
       const wanted = new Set(ids);
       return world.accounts.filter((account) => wanted.has(account.id)).map(accountResource);
     },
-    day: (venueId, date) => dayOf(venueId, dayNumber(date)),
-    hours: (venueId, date) => hoursOf(profileOf(venueId), dayNumber(date), revisionOf(dayNumber(date))),
+    day: (venueId, date) => dayOf(venueId, dateToDays(date)),
+    hours: (venueId, date) => hoursOf(profileOf(venueId), dateToDays(date), revisionOf(dateToDays(date))),
     seriesResource: (venueId, stream, from, to) => ({
       type: resourceType(stream),
       id: uuidFrom(world.seed, stream, venueId, from, to),

@@ -15,7 +15,7 @@ export interface SeriesTruth {
 type Reader = (values: HourValues) => number | null;
 
 /** The attributes of each history resource, in the spec's order (§2.1). */
-export const SERIES_METRICS: Readonly<Record<SeriesStream, ReadonlyArray<readonly [string, Reader]>>> = {
+const SERIES_METRICS: Readonly<Record<SeriesStream, ReadonlyArray<readonly [string, Reader]>>> = {
   'venue-devices-history': [
     ['detected', (v) => v.detected],
     ['unique-detected', (v) => v.uniqueDetected],

@@ -1,6 +1,7 @@
 import { draw, pick, unit } from '../hash.js';
 import { uuidFrom } from '../uuid.js';
-import { DAY_MS, dayNumber, dateOf, isoWithOffset } from '../dates.js';
+import { DAY_MS, dateToDays, daysToDate } from '../../calendar/index.js';
+import { isoWithOffset } from '../dates.js';
 import {
   FIRST_NAMES, LAST_NAMES, PLACES, STREETS, VENUE_KINDS, VENUE_ADJECTIVES, PROJECT_NAMES, LANGUAGES,
   PHONE_PREFIXES, GENDERS,
@@ -75,11 +76,11 @@ export interface WorldParameters {
   readonly today: string;
 }
 
-export const VENUES_PER_PROJECT = 3;
+const VENUES_PER_PROJECT = 3;
 
 export function buildWorld({ seed, venues: venueCount, days, today }: WorldParameters): World {
   const h = (label: string, index: number): number => draw(seed, label, index);
-  const historyStartDay = dayNumber(today) - (days - 1);
+  const historyStartDay = dateToDays(today) - (days - 1);
 
   const projectCount = Math.ceil(venueCount / VENUES_PER_PROJECT);
   const projectIds = Array.from({ length: projectCount }, (_, p) => uuidFrom(seed, 'project', p));
@@ -126,7 +127,7 @@ export function buildWorld({ seed, venues: venueCount, days, today }: WorldParam
   const users: WifiUser[] = Array.from({ length: userCount }, (_, u) => {
     const first = pick(FIRST_NAMES, h('user-first', u));
     const last = pick(LAST_NAMES, h('user-last', u));
-    const birthDay = dayNumber('1950-01-01') + (h('user-birth', u) % (365 * 50));
+    const birthDay = dateToDays('1950-01-01') + (h('user-birth', u) % (365 * 50));
     return {
       id: uuidFrom(seed, 'wifi-user', u),
       email: `${first}.${last}.guest${u}@example.net`.toLowerCase(),
@@ -136,7 +137,7 @@ export function buildWorld({ seed, venues: venueCount, days, today }: WorldParam
       phone: `${pick(PHONE_PREFIXES, h('user-phone-prefix', u))}${String(500_000_000 + (h('user-phone', u) % 499_999_999))}`,
       phoneConfirmed: unit(h('user-phone-confirmed', u)) < 0.5,
       language: pick(LANGUAGES, h('user-language', u)),
-      birthDate: dateOf(birthDay),
+      birthDate: daysToDate(birthDay),
       gender: pick(GENDERS, h('user-gender', u)),
       isSubscribed: unit(h('user-subscribed', u)) < 0.4,
     };
@@ -145,7 +146,7 @@ export function buildWorld({ seed, venues: venueCount, days, today }: WorldParam
   return {
     seed,
     today,
-    historyStart: dateOf(historyStartDay),
+    historyStart: daysToDate(historyStartDay),
     days,
     projects,
     venues,

@@ -1,0 +1,16 @@
+export {
+  DAY_MS,
+  isCalendarDate,
+  dateToMs,
+  msToDate,
+  dateToDays,
+  daysToDate,
+  todayUtc,
+  addDays,
+  daysBetween,
+  monthStart,
+  monthEnd,
+  minDate,
+  maxDate,
+  eachDay,
+} from './calendar-date.js';

@@ -1,0 +1,8 @@
+/** Exit status of the CLI (README, "Exit codes"): 0 ok, 1 run failed, 2 usage or config, 3 partial. */
+export const ExitCode = {
+  ok: 0,
+  failed: 1,
+  usage: 2,
+  partial: 3,
+} as const;
+export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
