@@ -17,5 +17,6 @@ export type { RunStatus, RunTotals, RunRow } from './runs.js';
 export type { SyncErrorRecord, SyncErrorRow } from './sync-errors.js';
 export type { RoleKind, RoleRow, RolesOutcome } from './roles.js';
 export type { AccountRow, AccountsOutcome } from './accounts.js';
+export type { EventMergeSession, EventEntity, AttributeValue, AttributeRow, UpsertEventRow, HistoryRow, AgreementRow } from './event-merge.js';
 export { backfillId, backfillSliceKey } from './backfills.js';
 export type { BackfillSlicePlan, BackfillState } from './backfills.js';

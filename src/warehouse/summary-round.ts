@@ -134,9 +134,7 @@ export async function replaceSummaryRound(
   // Summary batches are small (one row per metric and period): always check for duplicates.
   await refuseContradictions(session);
   await session.run(sql('warehouse/summary-changed-windows.sql'));
-  const changed = await session.all<{ w: number; staged_rows: number }>(
-    'SELECT w, staged_rows::INTEGER AS staged_rows FROM changed_summary_windows',
-  );
+  const changed = await session.all<{ w: number; staged_rows: number }>(sql('warehouse/summary-changed.sql'));
   if (changed.length > 0) {
     await session.run(sql('warehouse/summary-delete.sql'));
     await session.run(sql('warehouse/summary-insert.sql'), [runId]);

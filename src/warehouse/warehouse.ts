@@ -13,6 +13,7 @@ import { finishRun, markAbandonedRuns, readRuns, startRun, type RunRow, type Run
 import { readSyncErrors, recordSyncErrors, type SyncErrorRecord, type SyncErrorRow } from './sync-errors.js';
 import { applyRolesSnapshot, currentRoleAccountIds, type RoleKind, type RoleRow, type RolesOutcome } from './roles.js';
 import { upsertAccounts, type AccountRow, type AccountsOutcome } from './accounts.js';
+import { eventMergeSession, forgetJournalSegment, type EventMergeSession } from './event-merge.js';
 import {
   doneSliceKeys,
   finishBackfill,
@@ -157,6 +158,20 @@ export class Warehouse {
       if (options.cursor) await applyCursorMoves(session, runId, [options.cursor]);
       return outcome;
     }, 'upserting accounts');
+  }
+
+  /**
+   * Runs one merge step of the receiver's journal in one transaction: `work` reads the
+   * segment's offset, merges the records after it and saves the new offset through `merge`, so
+   * rows and offset commit together (a crash loses nothing and applies nothing twice).
+   */
+  mergeEvents<T>(work: (merge: EventMergeSession) => Promise<T>): Promise<T> {
+    return this.transaction((session) => work(eventMergeSession(session)), 'merging upsert events');
+  }
+
+  /** Forgets the offset of a journal segment that was fully merged and removed. */
+  forgetJournalSegment(segment: string): Promise<void> {
+    return this.transaction((session) => forgetJournalSegment(session, segment), 'merging upsert events');
   }
 
   /**
