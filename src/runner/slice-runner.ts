@@ -4,8 +4,7 @@ import { fetchAccounts } from '../extract/fetch-accounts.js';
 import type { Logger } from '../log/index.js';
 import { accountFromResource, roleFromResource, wrongScope, type DriftReporter } from '../normalize/index.js';
 import { requestCount, type Slice } from '../plan/index.js';
-import type { CursorMove } from '../warehouse/slice-commit.js';
-import type { CursorMoveRequest } from '../warehouse/index.js';
+import type { CursorMove, SliceCommit } from '../warehouse/index.js';
 import { extractAnalytics } from './extract-analytics.js';
 import type { GroupCommitter } from './group-committer.js';
 import { placeholderValues, requestPath } from './request-path.js';
@@ -39,7 +38,17 @@ export interface SliceRunnerContext {
 /** Extracts one slice and commits it; resolves with the rows it extracted. */
 export async function runSlice(slice: Slice, ctx: SliceRunnerContext): Promise<number> {
   const endpoint = slice.endpoint;
-  if (isSnapshotEndpoint(endpoint)) return ctx.extracting(1, () => runSnapshotSlice(slice, ctx));
+  if (isSnapshotEndpoint(endpoint)) {
+    // Snapshots commit through the group committer like every slice: in a group's transaction,
+    // counted in the run's rows written; waiting for the commit holds no extraction slot.
+    const snapshot = await ctx.extracting(1, () => extractSnapshot(slice, ctx));
+    const cursor = ctx.cursorFor(slice);
+    await ctx.committer.submit(
+      { stream: slice.stream, scopeId: slice.scopeId, windowFrom: slice.windowFrom, windowTo: slice.windowTo, ...snapshot.commit, ...(cursor ? { cursor } : {}) },
+      snapshot.rows,
+    );
+    return snapshot.rows;
+  }
   const extracted = await ctx.extracting(requestCount(slice), async () => {
     await ctx.committer.room();
     return extractAnalytics(slice, { source: ctx.client, drift: ctx.drift, pageSize: ctx.pageSize, signal: ctx.signal });
@@ -67,8 +76,13 @@ export async function runSlice(slice: Slice, ctx: SliceRunnerContext): Promise<n
   return extracted.rows;
 }
 
-/** Roles and accounts: fetched and written as one snapshot, in their own transaction. */
-async function runSnapshotSlice(slice: Slice, ctx: SliceRunnerContext): Promise<number> {
+interface Snapshot {
+  readonly commit: Pick<SliceCommit, 'roles' | 'accounts'>;
+  readonly rows: number;
+}
+
+/** Roles and accounts: fetched whole, committed as one snapshot. */
+async function extractSnapshot(slice: Slice, ctx: SliceRunnerContext): Promise<Snapshot> {
   const endpoint = slice.endpoint;
   if (endpoint.kind === 'roles') {
     const path = requestPath(endpoint, placeholderValues(endpoint, slice.scopeId), {});
@@ -81,9 +95,7 @@ async function runSnapshotSlice(slice: Slice, ctx: SliceRunnerContext): Promise<
       }
     }
     const kind = endpoint.scope === 'project' ? 'project' : 'venue';
-    const outcome = await ctx.warehouse.applyRolesSnapshot(kind, slice.scopeId, roles, ctx.runId, ctx.at, snapshotCursor(slice, ctx));
-    ctx.committer.rowsWritten += outcome.opened + outcome.closed;
-    return roles.length;
+    return { commit: { roles: { kind, rows: roles, at: ctx.at } }, rows: roles.length };
   }
   if (endpoint.kind === 'accounts') {
     const ids = await ctx.warehouse.currentRoleAccountIds();
@@ -102,14 +114,7 @@ async function runSnapshotSlice(slice: Slice, ctx: SliceRunnerContext): Promise<
       .filter((resource) => resource.id !== meId)
       .map((resource, index) => accountFromResource(endpoint, resource, false, `data[${index}]`, ctx.drift));
     rows.push(accountFromResource(endpoint, found.me, true, 'me.data', ctx.drift));
-    const outcome = await ctx.warehouse.upsertAccounts(rows, ctx.runId, ctx.at, snapshotCursor(slice, ctx));
-    ctx.committer.rowsWritten += outcome.inserted + outcome.updated;
-    return rows.length;
+    return { commit: { accounts: { rows, at: ctx.at } }, rows: rows.length };
   }
   throw new Error(`not a snapshot stream: ${slice.stream}`);
-}
-
-function snapshotCursor(slice: Slice, ctx: SliceRunnerContext): { cursor?: CursorMoveRequest } {
-  const move = ctx.cursorFor(slice);
-  return move ? { cursor: { stream: slice.stream, scopeId: slice.scopeId, windowFrom: slice.windowFrom, move } } : {};
 }

@@ -4,7 +4,7 @@ export { openWarehouseWhenFree } from './open-when-free.js';
 export type { OpenWhenFreeOptions } from './open-when-free.js';
 export type { OpenWarehouseOptions } from './open.js';
 export { Warehouse } from './warehouse.js';
-export type { SnapshotOptions, OpenBackfillOptions } from './warehouse.js';
+export type { OpenBackfillOptions } from './warehouse.js';
 export type { SliceCommit, CursorMove } from './slice-commit.js';
 export { commitSlicesIn } from './commit-slices.js';
 export type { CommitSlicesResult } from './commit-slices.js';
