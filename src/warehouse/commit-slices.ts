@@ -49,7 +49,7 @@ export async function commitSlicesIn(session: Session, runId: string, commits: r
   };
 
   for (const round of planRounds(commits)) {
-    const slices = round.map((index) => [index, commits[index]] as [number, SliceCommit]);
+    const slices = round.map((index): [number, SliceCommit] => [index, commits[index]]);
     if (slices.some(([, commit]) => commit.series)) add(await replaceSeriesRound(session, runId, slices));
     if (slices.some(([, commit]) => commit.summaries)) add(await replaceSummaryRound(session, runId, slices));
   }

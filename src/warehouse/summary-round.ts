@@ -81,10 +81,13 @@ async function stageSummaries(
           m = metricIds.size;
           metricIds.set(metric[i], m);
         }
+        // summaryVenues gave every venue of the rows a window; undefined would be a bug there.
+        const w = windowOfVenue.get(venueId[i].toLowerCase());
+        if (w === undefined) throw invalidBatch(`summary row of venue ${venueId[i]} has no window`, { stream: commit.stream });
         const v = value[i];
         const vectors = stager.vectors;
         const k = stager.size;
-        vectors[0].setItem(k, windowOfVenue.get(venueId[i].toLowerCase()) as number);
+        vectors[0].setItem(k, w);
         vectors[1].setItem(k, m);
         vectors[2].setItem(k, startDay(periodStart[i]));
         vectors[3].setItem(k, endDay(periodEnd[i]));
