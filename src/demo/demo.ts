@@ -55,12 +55,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
     let tables: Record<string, unknown>[];
     let venues: Record<string, unknown>[];
     try {
-      tables = await warehouse.query(`
-        SELECT 'series_points' AS "table", count(*)::BIGINT AS "rows" FROM series_points UNION ALL
-        SELECT 'summary_values', count(*) FROM summary_values UNION ALL
-        SELECT 'venue_roles', count(*) FROM venue_roles UNION ALL
-        SELECT 'project_roles', count(*) FROM project_roles UNION ALL
-        SELECT 'accounts', count(*) FROM accounts`);
+      tables = await warehouse.query(sql('demo/table-counts.sql'));
       venues = await warehouse.query(sql('demo/venue-summary.sql'));
     } finally {
       await warehouse.close();

@@ -1,6 +1,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { DATA_FILE, monthExpression, type ExportTable } from './tables.js';
-import { identifier, literal } from './sql-text.js';
+import { sql } from '../warehouse/sql-files.js';
+import { identifier } from './sql-text.js';
 import type { ColumnInfo } from './manifest.js';
 
 /** The rows of one output file as they are in the warehouse now. */
@@ -14,11 +15,7 @@ export interface PartitionState {
 }
 
 export async function tableColumns(connection: DuckDBConnection, table: string): Promise<ColumnInfo[]> {
-  const reader = await connection.runAndReadAll(
-    `SELECT column_name AS name, data_type AS type FROM duckdb_columns()
-      WHERE database_name = current_database() AND schema_name = 'main' AND table_name = ${literal(table)}
-      ORDER BY column_index`,
-  );
+  const reader = await connection.runAndReadAll(sql('export/table-columns.sql'), [table]);
   return reader.getRowObjectsJson().map((row) => ({ name: String(row.name), type: String(row.type) }));
 }
 
@@ -29,7 +26,8 @@ function partitionKey(stream: string, month: string): string {
 }
 
 /**
- * Fingerprints every partition in one scan: the row count plus the sum and the xor of a hash of
+ * Fingerprints every partition in one scan (the statement is built from the table's columns,
+ * so it is generated here rather than kept in sql/): the row count plus the sum and the xor of a hash of
  * every column. Any changed, added or removed row changes it (a reload stamps run_id and
  * loaded_at), and computing it costs far less than writing the file.
  */

@@ -1,10 +1,10 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { EXPORT_TABLES, readManifest, type ExportTable, type TableEntry } from '../export/index.js';
 import { identifier, literal } from '../export/sql-text.js';
 import { exportNotAFolder } from '../export/environment-errors.js';
-import { sqlDir } from '../warehouse/sql-files.js';
+import { sql } from '../warehouse/sql-files.js';
 import { parquetMissing } from './errors.js';
 import { utcSession } from '../warehouse/read-connection.js';
 import type { QuerySource } from './warehouse-source.js';
@@ -17,7 +17,8 @@ function hasParquetFiles(dir: string): boolean {
 /**
  * The view standing in for one table: the exported files read the way CONTRACT §4 says any
  * engine reads them, with the table's columns in the warehouse's order and types (the manifest
- * knows them). A table exported with no rows still gets a typed, empty view.
+ * knows them). A table exported with no rows still gets a typed, empty view. Generated from
+ * the manifest (paths and columns differ per export), so it is built here, not kept in sql/.
  */
 function viewSql(table: ExportTable, tableDir: string, entry: TableEntry | undefined): string | undefined {
   const partitioned = table.partitionBy !== undefined;
@@ -58,7 +59,7 @@ export async function openParquetSource(dir: string): Promise<QuerySource> {
     await utcSession(connection);
     for (const statement of statements) await connection.run(statement);
     const hasRoles = statements.some((s) => s.includes('"venue_roles"')) && statements.some((s) => s.includes('"project_roles"'));
-    if (hasRoles) await connection.run(readFileSync(join(sqlDir(), 'views', 'current-roles.sql'), 'utf8'));
+    if (hasRoles) await connection.run(sql('views/current-roles.sql'));
   } catch (error) {
     connection.closeSync();
     instance.closeSync();

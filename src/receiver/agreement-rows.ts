@@ -1,14 +1,6 @@
+import type { AgreementRow } from '../warehouse/index.js';
 import type { JournaledEvent } from './journaled-event.js';
 import { normalizeInstant } from './timestamps.js';
-
-export interface AgreementRow {
-  readonly user_id: string;
-  readonly venue_id: string;
-  readonly accepted_date: string | null;
-  readonly texts: readonly string[] | null;
-  /** The first event (in journal order) that carried this acceptance. */
-  readonly event_id: string;
-}
 
 /**
  * One row per acceptance. An acceptance is identified by user, venue and `accepted-date`: the
@@ -16,7 +8,7 @@ export interface AgreementRow {
  * must not add rows. Without an `accepted-date` the texts identify it instead. An agreement
  * object with neither is no acceptance and is skipped. Rows are only ever added: the first
  * delivery of an acceptance is the one kept. The warehouse check against stored rows uses the
- * same identity (see `acceptanceKey` and the insert statement).
+ * same identity (see `acceptanceKey` and sql/warehouse/user-venue-agreements-insert.sql).
  */
 export function agreementRows(events: readonly JournaledEvent[]): AgreementRow[] {
   const rows = new Map<string, AgreementRow>();

@@ -1,8 +1,6 @@
+import type { AttributeValue } from '../warehouse/index.js';
 import type { EventUser, EventVenue } from './event-schema.js';
 import { normalizeInstant } from './timestamps.js';
-
-/** A column value as the merge handles it: text (also dates and instants), a flag, or null. */
-export type AttributeValue = string | boolean | null;
 
 /** How one warehouse column is read from the event; `undefined` means "not sent". */
 export interface AttributeField<S> {

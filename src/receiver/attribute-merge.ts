@@ -1,4 +1,5 @@
-import type { AttributeField, AttributeValue } from './attribute-fields.js';
+import type { AttributeValue } from '../warehouse/index.js';
+import type { AttributeField } from './attribute-fields.js';
 import type { JournaledEvent } from './journaled-event.js';
 
 /**
@@ -52,13 +53,13 @@ export function newestAttributes<S>(
 export function mergeAttributes(
   stored: AttributeState | undefined,
   incoming: AttributeState,
-  fields: readonly AttributeField<unknown>[],
+  columns: readonly string[],
 ): AttributeMerge {
   const values: Record<string, AttributeValue> = {};
   const versions: Record<string, string> = { ...stored?.versions };
   let valuesChanged = stored === undefined;
   let versionsChanged = false;
-  for (const { column } of fields) {
+  for (const column of columns) {
     const current = stored?.values[column] ?? null;
     const version = incoming.versions[column];
     const storedVersion = stored?.versions[column];

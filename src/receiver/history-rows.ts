@@ -1,14 +1,6 @@
+import type { HistoryRow } from '../warehouse/index.js';
 import type { JournaledEvent } from './journaled-event.js';
 import { compareInstants, instantIso, parseInstant, type Instant } from './timestamps.js';
-
-/** One user_venue_history row as a batch contributes it (ISO UTC instants, or null). */
-export interface HistoryRow {
-  readonly user_id: string;
-  readonly venue_id: string;
-  readonly visits_count: number | null;
-  readonly first_visit_on: string | null;
-  readonly last_visit_on: string | null;
-}
 
 interface Aggregate {
   visits: number | null;

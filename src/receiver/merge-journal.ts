@@ -2,13 +2,12 @@ import { rename, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { Logger } from '../log/index.js';
-import type { Session } from '../warehouse/index.js';
+import type { EventMergeSession } from '../warehouse/index.js';
 import { readSegment, type ReadLimits, type SegmentRead } from './journal-reader.js';
 import { listSegments, segmentReadLimit } from './journal-segments.js';
 import { parseRecord, type JournaledEvent } from './journaled-event.js';
 import { mergeBatch, type BatchOutcome } from './merge-batch.js';
 import type { MergeResult } from './merge-result.js';
-import { DELETE_PROGRESS, SAVE_PROGRESS, SELECT_PROGRESS } from './merge-statements.js';
 import type { MergeWarehouse } from './warehouse-access.js';
 
 export interface MergeJournalOptions {
@@ -58,7 +57,7 @@ export async function mergeJournal(journalDir: string, warehouse: MergeWarehouse
         stopped = true;
         break;
       }
-      const step = await warehouse.transaction((session) => mergeStep(session, path, name, limits, options.logger), 'merging upsert events');
+      const step = await warehouse.mergeEvents((merge) => mergeStep(merge, path, name, limits, options.logger));
       if (step === undefined) break; // deleted by another merger meanwhile
       stop = step.read.stop;
       totals.records += step.read.records.length;
@@ -78,21 +77,20 @@ export async function mergeJournal(journalDir: string, warehouse: MergeWarehouse
       await unlink(path).catch(ignoreMissing);
       totals.segmentsRemoved += 1;
     }
-    await warehouse.transaction((session) => session.run(DELETE_PROGRESS, [name]), 'merging upsert events');
+    await warehouse.forgetJournalSegment(name);
   }
   const result: MergeResult = { status: stopped ? 'stopped' : 'merged', ...totals, durationMs: Math.round(performance.now() - started) };
   if (result.records > 0) options.logger?.info({ ...result }, 'journal merged into the warehouse');
   return result;
 }
 
-async function mergeStep(session: Session, path: string, segment: string, limits: ReadLimits, logger: Logger | undefined): Promise<Step | undefined> {
-  const rows = await session.all<{ merged_to: number }>(SELECT_PROGRESS, [segment]);
-  const offset = rows[0]?.merged_to ?? 0;
+async function mergeStep(merge: EventMergeSession, path: string, segment: string, limits: ReadLimits, logger: Logger | undefined): Promise<Step | undefined> {
+  const offset = await merge.journalOffset(segment);
   let read: SegmentRead;
   try {
     read = await readSegment(path, offset, limits, segmentReadLimit(segment));
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    if (isMissingFile(error)) return undefined;
     throw error;
   }
   const events: JournaledEvent[] = [];
@@ -109,11 +107,15 @@ async function mergeStep(session: Session, path: string, segment: string, limits
       logger?.error({ segment, offset: record.offset, eventId: parsed.eventId, problems: parsed.problems }, 'journaled event no longer valid; skipped');
     }
   }
-  const outcome = events.length > 0 ? await mergeBatch(session, events) : { inserted: 0, duplicates: 0 };
-  if (read.next > offset) await session.run(SAVE_PROGRESS, [segment, BigInt(read.next)]);
+  const outcome = events.length > 0 ? await mergeBatch(merge, events) : { inserted: 0, duplicates: 0 };
+  if (read.next > offset) await merge.saveJournalOffset(segment, read.next);
   return { read, outcome, invalid };
 }
 
 function ignoreMissing(error: unknown): void {
-  if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  if (!isMissingFile(error)) throw error;
+}
+
+function isMissingFile(error: unknown): boolean {
+  return error instanceof Error && 'code' in error && error.code === 'ENOENT';
 }

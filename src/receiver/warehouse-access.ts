@@ -1,11 +1,11 @@
 import { isEtlError } from '../errors/index.js';
 import type { Warehouse } from '../warehouse/index.js';
 
-/** All the merge needs from a warehouse: a write transaction. */
-export type MergeWarehouse = Pick<Warehouse, 'transaction'>;
+/** All the merge needs from a warehouse: its merge transactions. */
+export type MergeWarehouse = Pick<Warehouse, 'mergeEvents' | 'forgetJournalSegment'>;
 
 /** A warehouse the merge opened itself: `query` runs the CHECKPOINT before `close`. */
-export type ClosableWarehouse = Pick<Warehouse, 'transaction' | 'query' | 'close'>;
+export type ClosableWarehouse = MergeWarehouse & Pick<Warehouse, 'query' | 'close'>;
 
 /** Opens the warehouse for writing; throws VENUE_WAREHOUSE_LOCKED while another process writes it. */
 export type OpenWarehouseForMerge = (path: string) => Promise<ClosableWarehouse>;

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { openWarehouse } from '../warehouse/index.js';
+import { sql } from '../warehouse/sql-files.js';
 
 export interface PastRunFacts {
   /** Requests per second of the latest run that made enough requests to tell. */
@@ -20,12 +21,7 @@ export async function pastRunFacts(warehousePath: string, backfillId: string): P
   try {
     const warehouse = await openWarehouse(warehousePath, { readOnly: true });
     try {
-      const [run] = await warehouse.query(
-        `SELECT run_id, requests, epoch_ms(finished_at) - epoch_ms(started_at) AS ms
-         FROM sync_runs
-         WHERE status IN ('succeeded', 'partial') AND requests >= 20 AND finished_at IS NOT NULL
-         ORDER BY started_at DESC LIMIT 1`,
-      );
+      const [run] = await warehouse.query(sql('warehouse/runs-throughput.sql'));
       const done = await warehouse.backfillDoneSlices(backfillId);
       const ms = Number(run?.ms);
       return {

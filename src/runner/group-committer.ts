@@ -44,13 +44,17 @@ export class GroupCommitter {
   private readonly maxDelayMs: number;
   private readonly moreComing: () => boolean;
   private abandoned = false;
-  /** Rows the warehouse actually wrote (unchanged windows are not rewritten). */
-  rowsWritten = 0;
+  private written = 0;
 
   constructor(private readonly sink: CommitSink, private readonly runId: string, options: GroupCommitterOptions = {}) {
     this.maxRows = options.maxRows ?? 200_000;
     this.maxDelayMs = options.maxDelayMs ?? 200;
     this.moreComing = options.moreComing ?? (() => true);
+  }
+
+  /** Rows the warehouse actually wrote (unchanged windows are not rewritten). */
+  get rowsWritten(): number {
+    return this.written;
   }
 
   /** Resolves with the slice's row count once it is committed; rejects when its commit failed. */
@@ -116,20 +120,18 @@ export class GroupCommitter {
     this.waiting = [];
     for (const resolve of waiting) resolve();
     try {
-      // Await first, then add: `x += await y` reads x before the await and would drop what
-      // snapshot commits (roles, accounts) added to rowsWritten in the meantime.
       const { rowsWritten } = await this.sink.commitSlices(this.runId, batch.map((p) => p.commit));
-      this.rowsWritten += rowsWritten;
+      this.written += rowsWritten;
       for (const pending of batch) pending.resolve(pending.rows);
     } catch (error) {
       if (batch.length === 1) {
-        batch[0]!.reject(error);
+        batch[0]?.reject(error);
         return;
       }
       for (const pending of batch) {
         try {
           const { rowsWritten } = await this.sink.commitSlices(this.runId, [pending.commit]);
-          this.rowsWritten += rowsWritten;
+          this.written += rowsWritten;
           pending.resolve(pending.rows);
         } catch (single) {
           pending.reject(single);

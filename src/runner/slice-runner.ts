@@ -4,8 +4,7 @@ import { accountRows, extractAnalytics, extractRoles, fetchAccounts, type Extrac
 import type { Logger } from '../log/index.js';
 import type { DriftReporter } from '../normalize/index.js';
 import { requestCount, type Slice } from '../plan/index.js';
-import type { CursorMove } from '../warehouse/slice-commit.js';
-import type { CursorMoveRequest, Warehouse } from '../warehouse/index.js';
+import type { CursorMove, SliceCommit, Warehouse } from '../warehouse/index.js';
 import type { GroupCommitter } from './group-committer.js';
 
 export interface SliceRunnerContext {
@@ -37,7 +36,17 @@ export interface SliceRunnerContext {
 /** Extracts one slice and commits it; resolves with the rows it extracted. */
 export async function runSlice(slice: Slice, ctx: SliceRunnerContext): Promise<number> {
   const endpoint = slice.endpoint;
-  if (isSnapshotEndpoint(endpoint)) return ctx.extracting(1, () => runSnapshotSlice(slice, ctx));
+  if (isSnapshotEndpoint(endpoint)) {
+    // Snapshots commit through the group committer like every slice: in a group's transaction,
+    // counted in the run's rows written; waiting for the commit holds no extraction slot.
+    const snapshot = await ctx.extracting(1, () => extractSnapshot(slice, ctx));
+    const cursor = ctx.cursorFor(slice);
+    await ctx.committer.submit(
+      { stream: slice.stream, scopeId: slice.scopeId, windowFrom: slice.windowFrom, windowTo: slice.windowTo, ...snapshot.commit, ...(cursor ? { cursor } : {}) },
+      snapshot.rows,
+    );
+    return snapshot.rows;
+  }
   const extracted = await ctx.extracting(requestCount(slice), async () => {
     await ctx.committer.room();
     return extractAnalytics(slice, extractContext(ctx));
@@ -65,15 +74,18 @@ export async function runSlice(slice: Slice, ctx: SliceRunnerContext): Promise<n
   return extracted.rows;
 }
 
-/** Roles and accounts: extracted and written as one snapshot, in their own transaction. */
-async function runSnapshotSlice(slice: Slice, ctx: SliceRunnerContext): Promise<number> {
+interface Snapshot {
+  readonly commit: Pick<SliceCommit, 'roles' | 'accounts'>;
+  readonly rows: number;
+}
+
+/** Roles and accounts: fetched whole, committed as one snapshot. */
+async function extractSnapshot(slice: Slice, ctx: SliceRunnerContext): Promise<Snapshot> {
   const endpoint = slice.endpoint;
   if (endpoint.kind === 'roles') {
     const roles = await extractRoles(slice, extractContext(ctx));
     const kind = endpoint.scope === 'project' ? 'project' : 'venue';
-    const outcome = await ctx.warehouse.applyRolesSnapshot(kind, slice.scopeId, roles, ctx.runId, ctx.at, snapshotCursor(slice, ctx));
-    ctx.committer.rowsWritten += outcome.opened + outcome.closed;
-    return roles.length;
+    return { commit: { roles: { kind, rows: roles, at: ctx.at } }, rows: roles.length };
   }
   if (endpoint.kind === 'accounts') {
     const rows = ctx.catalogue.rowsOf(slice.stream);
@@ -83,9 +95,7 @@ async function runSnapshotSlice(slice: Slice, ctx: SliceRunnerContext): Promise<
       ctx.logger.warn({ stream: slice.stream, missing: found.missingIds.length, sample: found.missingIds.slice(0, 5) }, 'accounts referenced by roles were not returned by the API (deleted, or not visible to this token)');
     }
     const accounts = accountRows(rows, ids, found, ctx.drift);
-    const outcome = await ctx.warehouse.upsertAccounts(accounts, ctx.runId, ctx.at, snapshotCursor(slice, ctx));
-    ctx.committer.rowsWritten += outcome.inserted + outcome.updated;
-    return accounts.length;
+    return { commit: { accounts: { rows: accounts, at: ctx.at } }, rows: accounts.length };
   }
   throw new Error(`not a snapshot stream: ${slice.stream}`);
 }
@@ -104,9 +114,4 @@ async function resolvedIds(resolve: ResolvedIds | undefined, warehouse: Warehous
 
 function extractContext(ctx: SliceRunnerContext): ExtractContext {
   return { source: ctx.client, drift: ctx.drift, pageSize: ctx.pageSize, ...(ctx.signal ? { signal: ctx.signal } : {}) };
-}
-
-function snapshotCursor(slice: Slice, ctx: SliceRunnerContext): { cursor?: CursorMoveRequest } {
-  const move = ctx.cursorFor(slice);
-  return move ? { cursor: { stream: slice.stream, scopeId: slice.scopeId, windowFrom: slice.windowFrom, move } } : {};
 }

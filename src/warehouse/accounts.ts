@@ -1,4 +1,5 @@
 import type { Session } from './session.js';
+import { sql } from './sql-files.js';
 
 /** One account as the API returns it (accounts resource, spec 2.3). */
 export interface AccountRow {
@@ -72,8 +73,6 @@ function changed(stored: StoredAccount, row: AccountRow): boolean {
   );
 }
 
-const CONFIRMED_AT = 'make_timestamptz(CAST($4 AS BIGINT) * 1000)';
-
 /**
  * Upserts accounts inside the caller's transaction: new accounts are inserted
  * (first_seen_at = at); changed attributes are updated (run_id = the run that changed them);
@@ -93,12 +92,7 @@ export async function upsertAccounts(
   }
   if (byId.size === 0) return { inserted: 0, updated: 0, unchanged: 0 };
   const ids = [...byId.keys()];
-  const stored = await session.all<StoredAccount & Record<string, unknown>>(
-    `SELECT account_id::VARCHAR AS account_id, email, full_name, epoch_ms(confirmed_at)::DOUBLE AS confirmed_ms,
-       language, roles_names, tags::VARCHAR AS tags, created_by_id, is_me
-     FROM accounts WHERE account_id IN (SELECT unnest($1::JSON::UUID[]))`,
-    [JSON.stringify(ids)],
-  );
+  const stored = await session.all<StoredAccount & Record<string, unknown>>(sql('warehouse/accounts-stored.sql'), [JSON.stringify(ids)]);
   const existing = new Map(stored.map((row) => [row.account_id, row]));
   const atIso = at.toISOString();
   let inserted = 0;
@@ -106,7 +100,7 @@ export async function upsertAccounts(
   let unchanged = 0;
   if ([...byId.values()].some((row) => row.isMe === true)) {
     // One `me`: the token may now belong to another account.
-    await session.run(`UPDATE accounts SET is_me = false WHERE is_me AND account_id NOT IN (SELECT unnest($1::JSON::UUID[]))`, [
+    await session.run(sql('warehouse/accounts-clear-me.sql'), [
       JSON.stringify([...byId].filter(([, row]) => row.isMe === true).map(([id]) => id)),
     ]);
   }
@@ -115,23 +109,13 @@ export async function upsertAccounts(
     const values = [id, a.email, a.full_name, a.confirmed_ms, a.language, JSON.stringify(a.roles_names), a.tags, a.created_by_id];
     const before = existing.get(id);
     if (!before) {
-      await session.run(
-        `INSERT INTO accounts (account_id, email, full_name, confirmed_at, language, roles_names, tags, created_by_id,
-           is_me, first_seen_at, last_seen_at, run_id)
-         VALUES ($1::UUID, $2, $3, ${CONFIRMED_AT}, $5, $6::JSON::VARCHAR[], $7::JSON, $8, $9, $10::TIMESTAMPTZ, $10::TIMESTAMPTZ, $11)`,
-        [...values, row.isMe === true, atIso, runId],
-      );
+      await session.run(sql('warehouse/accounts-insert.sql'), [...values, row.isMe === true, atIso, runId]);
       inserted++;
     } else if (changed(before, row)) {
-      await session.run(
-        `UPDATE accounts SET email = $2, full_name = $3, confirmed_at = ${CONFIRMED_AT}, language = $5,
-           roles_names = $6::JSON::VARCHAR[], tags = $7::JSON, created_by_id = $8, is_me = $9, last_seen_at = $10::TIMESTAMPTZ, run_id = $11
-         WHERE account_id = $1::UUID`,
-        [...values, before.is_me || row.isMe === true, atIso, runId],
-      );
+      await session.run(sql('warehouse/accounts-update.sql'), [...values, before.is_me || row.isMe === true, atIso, runId]);
       updated++;
     } else {
-      await session.run(`UPDATE accounts SET last_seen_at = $2::TIMESTAMPTZ WHERE account_id = $1::UUID`, [id, atIso]);
+      await session.run(sql('warehouse/accounts-seen.sql'), [id, atIso]);
       unchanged++;
     }
   }

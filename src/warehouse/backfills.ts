@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Session } from './session.js';
+import { sql } from './sql-files.js';
 
 export interface BackfillSlicePlan {
   readonly sliceKey: string;
@@ -61,12 +62,9 @@ export async function openBackfill(
   params: unknown,
   id: string = backfillId(command, params),
 ): Promise<BackfillState> {
-  const existing = await session.all<{ status: string }>('SELECT status FROM backfills WHERE backfill_id = $1', [id]);
+  const existing = await session.all<{ status: string }>(sql('warehouse/backfill-status.sql'), [id]);
   if (existing.length === 0) {
-    await session.run(
-      `INSERT INTO backfills (backfill_id, command, params, created_at, status) VALUES ($1, $2, $3::JSON, now(), 'running')`,
-      [id, command, canonicalJson(params ?? {})],
-    );
+    await session.run(sql('warehouse/backfill-insert.sql'), [id, command, canonicalJson(params ?? {})]);
     return { backfillId: id, created: true, finished: false, doneSliceKeys: new Set() };
   }
   return {
@@ -79,32 +77,21 @@ export async function openBackfill(
 
 /** Forgets a backfill's progress (a forced re-run): every slice is to be done again. */
 export async function resetBackfill(session: Session, id: string): Promise<void> {
-  await session.run('DELETE FROM backfill_slices WHERE backfill_id = $1', [id]);
-  await session.run(`UPDATE backfills SET status = 'running', finished_at = NULL WHERE backfill_id = $1`, [id]);
+  await session.run(sql('warehouse/backfill-slices-forget.sql'), [id]);
+  await session.run(sql('warehouse/backfill-restart.sql'), [id]);
 }
 
 export async function doneSliceKeys(session: Pick<Session, 'all'>, id: string): Promise<Set<string>> {
-  const rows = await session.all<{ slice_key: string }>(
-    `SELECT slice_key FROM backfill_slices WHERE backfill_id = $1 AND status = 'done'`,
-    [id],
-  );
+  const rows = await session.all<{ slice_key: string }>(sql('warehouse/backfill-done-slices.sql'), [id]);
   return new Set(rows.map((row) => row.slice_key));
 }
 
-const SLICE_COLUMNS = '(backfill_id, slice_key, stream, scope_id, window_from, window_to, status, rows_written, done_at)';
-
-/**
- * Stages slice rows through an appender: a multi-row VALUES statement binds seven parameters
- * per slice, which costs more than the rest of a commit on groups of a thousand small slices.
- */
+/** Stages slice rows through an appender (see backfill-slices-staging.sql for why). */
 async function stageSlices(
   session: Session,
   slices: readonly (BackfillSlicePlan & { readonly backfillId: string; readonly rowsWritten: number | null })[],
 ): Promise<void> {
-  await session.run(
-    `CREATE OR REPLACE TEMP TABLE stage_backfill_slices (backfill_id VARCHAR, slice_key VARCHAR, stream VARCHAR,
-       scope_id VARCHAR, window_from DATE, window_to DATE, rows_written INTEGER)`,
-  );
+  await session.run(sql('warehouse/backfill-slices-staging.sql'));
   const appender = await session.connection.createAppender('stage_backfill_slices', 'main', 'temp');
   try {
     for (const slice of slices) {
@@ -128,12 +115,7 @@ async function stageSlices(
 export async function planBackfillSlices(session: Session, id: string, slices: readonly BackfillSlicePlan[]): Promise<void> {
   if (slices.length === 0) return;
   await stageSlices(session, slices.map((slice) => ({ ...slice, backfillId: id, rowsWritten: null })));
-  await session.run(
-    `INSERT INTO backfill_slices ${SLICE_COLUMNS}
-     SELECT DISTINCT ON (backfill_id, slice_key) backfill_id, slice_key, stream, scope_id, window_from, window_to, 'pending', NULL, NULL
-     FROM stage_backfill_slices
-     ON CONFLICT DO NOTHING`,
-  );
+  await session.run(sql('warehouse/backfill-slices-plan.sql'));
 }
 
 /**
@@ -143,14 +125,9 @@ export async function planBackfillSlices(session: Session, id: string, slices: r
 export async function markBackfillSlicesDone(session: Session, slices: readonly BackfillSliceDone[]): Promise<void> {
   if (slices.length === 0) return;
   await stageSlices(session, slices);
-  await session.run(
-    `INSERT INTO backfill_slices ${SLICE_COLUMNS}
-     SELECT backfill_id, slice_key, stream, scope_id, window_from, window_to, 'done', rows_written, now()
-     FROM stage_backfill_slices
-     ON CONFLICT (backfill_id, slice_key) DO UPDATE SET status = 'done', rows_written = excluded.rows_written, done_at = excluded.done_at`,
-  );
+  await session.run(sql('warehouse/backfill-slices-done.sql'));
 }
 
 export async function finishBackfill(session: Session, id: string): Promise<void> {
-  await session.run(`UPDATE backfills SET status = 'finished', finished_at = now() WHERE backfill_id = $1`, [id]);
+  await session.run(sql('warehouse/backfill-finish.sql'), [id]);
 }

@@ -7,9 +7,14 @@ import { replaceSummaryRound } from './summary-round.js';
 import { addRowsBySlice, type RoundOutcome } from './round-outcome.js';
 import { applyCursorMoves, type CursorMoveRequest } from './cursors.js';
 import { markBackfillSlicesDone, type BackfillSliceDone } from './backfills.js';
+import { applyRolesSnapshot } from './roles.js';
+import { upsertAccounts } from './accounts.js';
 
 export interface CommitSlicesResult {
-  /** Rows inserted: 0 when every window already held exactly these rows. */
+  /**
+   * Rows inserted: 0 when every window already held exactly these rows. Snapshots count the
+   * role versions opened and closed, and the accounts inserted and updated.
+   */
   readonly rowsWritten: number;
   /** Windows (series: slice; summaries: slice × venue) whose rows were replaced. */
   readonly changedWindows: number;
@@ -25,7 +30,8 @@ export interface CommitSlicesResult {
 
 /**
  * Commits a group of slices inside the caller's transaction (Warehouse.commitSlices opens
- * it): replaces the changed windows, moves the cursors, marks backfill slices done.
+ * it): replaces the changed windows, applies the snapshots in group order, moves the cursors,
+ * marks backfill slices done.
  */
 export async function commitSlicesIn(session: Session, runId: string, commits: readonly SliceCommit[]): Promise<CommitSlicesResult> {
   validateCommits(commits);
@@ -43,9 +49,25 @@ export async function commitSlicesIn(session: Session, runId: string, commits: r
   };
 
   for (const round of planRounds(commits)) {
-    const slices = round.map((index) => [index, commits[index]] as [number, SliceCommit]);
+    const slices = round.map((index): [number, SliceCommit] => [index, commits[index]]);
     if (slices.some(([, commit]) => commit.series)) add(await replaceSeriesRound(session, runId, slices));
     if (slices.some(([, commit]) => commit.summaries)) add(await replaceSummaryRound(session, runId, slices));
+  }
+
+  for (const [index, commit] of commits.entries()) {
+    let rows = 0;
+    if (commit.roles) {
+      const outcome = await applyRolesSnapshot(session, commit.roles.kind, commit.scopeId, commit.roles.rows, runId, commit.roles.at);
+      rows += outcome.opened + outcome.closed;
+    }
+    if (commit.accounts) {
+      const outcome = await upsertAccounts(session, commit.accounts.rows, runId, commit.accounts.at);
+      rows += outcome.inserted + outcome.updated;
+    }
+    if (commit.roles || commit.accounts) {
+      rowsWritten += rows;
+      addRowsBySlice(rowsBySlice, index, rows);
+    }
   }
 
   const moves: CursorMoveRequest[] = commits.flatMap((commit) =>

@@ -1,6 +1,7 @@
 import type { CursorMove } from './slice-commit.js';
 import type { Session } from './session.js';
 import { addDays } from '../calendar/index.js';
+import { sql } from './sql-files.js';
 
 export interface CursorRow {
   readonly stream: string;
@@ -28,14 +29,8 @@ interface CursorRecord {
   run_id: string;
 }
 
-const SELECT_CURSORS = `SELECT stream, scope_id, strftime(cursor_date, '%Y-%m-%d') AS cursor_date,
-  strftime(updated_at AT TIME ZONE 'UTC', '%Y-%m-%dT%H:%M:%S.%gZ') AS updated_at, run_id FROM sync_cursors`;
-
 export async function readCursors(session: Pick<Session, 'all'>, stream?: string): Promise<CursorRow[]> {
-  const rows =
-    stream === undefined
-      ? await session.all<CursorRecord & Record<string, unknown>>(`${SELECT_CURSORS} ORDER BY stream, scope_id`)
-      : await session.all<CursorRecord & Record<string, unknown>>(`${SELECT_CURSORS} WHERE stream = $1 ORDER BY scope_id`, [stream]);
+  const rows = await session.all<CursorRecord & Record<string, unknown>>(sql('warehouse/cursors-read.sql'), [stream ?? null]);
   return rows.map((row) => ({
     stream: row.stream,
     scopeId: row.scope_id,
@@ -85,13 +80,9 @@ export async function applyCursorMoves(
   }
   const streams = [...new Set(requests.map((request) => request.stream))];
   const current = new Map<string, string>();
-  // Only what the rules need: formatting updated_at (ICU time zones) for every cursor of
-  // the stream cost more than the move itself on groups of a thousand small slices.
-  const rows = await session.all<{ stream: string; scope_id: string; cursor_date: string }>(
-    `SELECT stream, scope_id, cursor_date::VARCHAR AS cursor_date FROM sync_cursors
-     WHERE stream IN (SELECT unnest($1::JSON::VARCHAR[]))`,
-    [JSON.stringify(streams)],
-  );
+  const rows = await session.all<{ stream: string; scope_id: string; cursor_date: string }>(sql('warehouse/cursors-of-streams.sql'), [
+    JSON.stringify(streams),
+  ]);
   for (const row of rows) current.set(JSON.stringify([row.stream, row.scope_id]), row.cursor_date);
   const moved: [string, string, string][] = [];
   for (const [key, list] of byKey) {
@@ -102,7 +93,7 @@ export async function applyCursorMoves(
   if (moved.length === 0) return 0;
   // Staged through an appender and written in one statement: a multi-row VALUES upsert binds
   // three parameters per cursor, which measured ~8x slower (80-140 ms for 1,500 cursors).
-  await session.run('CREATE OR REPLACE TEMP TABLE stage_cursor_moves (stream VARCHAR, scope_id VARCHAR, cursor_date DATE)');
+  await session.run(sql('warehouse/cursors-staging.sql'));
   const appender = await session.connection.createAppender('stage_cursor_moves', 'main', 'temp');
   try {
     for (const [stream, scopeId, date] of moved) {
@@ -115,10 +106,6 @@ export async function applyCursorMoves(
   } finally {
     appender.closeSync();
   }
-  await session.run(
-    `INSERT OR REPLACE INTO sync_cursors (stream, scope_id, cursor_date, updated_at, run_id)
-     SELECT stream, scope_id, cursor_date, now(), $1 FROM stage_cursor_moves`,
-    [runId],
-  );
+  await session.run(sql('warehouse/cursors-apply.sql'), [runId]);
   return moved.length;
 }

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { migrationFailed, warehouseTooNew } from './errors.js';
-import { sqlDir } from './sql-files.js';
+import { sql, sqlDir } from './sql-files.js';
 
 export interface Migration {
   readonly version: number;
@@ -31,12 +31,9 @@ export function knownMigrations(): readonly Migration[] {
 }
 
 export async function appliedVersions(connection: DuckDBConnection): Promise<readonly number[]> {
-  const exists = await connection.runAndReadAll(
-    `SELECT count(*)::INTEGER AS n FROM duckdb_tables()
-      WHERE database_name = current_database() AND schema_name = 'main' AND table_name = 'schema_migrations'`,
-  );
+  const exists = await connection.runAndReadAll(sql('warehouse/schema-migrations-exists.sql'));
   if (Number(exists.getRowObjectsJS()[0]?.n ?? 0) === 0) return [];
-  const reader = await connection.runAndReadAll('SELECT version FROM schema_migrations ORDER BY version');
+  const reader = await connection.runAndReadAll(sql('warehouse/schema-migrations-applied.sql'));
   return reader.getRowObjectsJS().map((row) => Number(row.version));
 }
 
@@ -68,10 +65,7 @@ export async function migrate(connection: DuckDBConnection, path: string): Promi
     try {
       await connection.run('BEGIN TRANSACTION');
       await connection.run(text);
-      await connection.run('INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, now())', [
-        migration.version,
-        migration.name,
-      ]);
+      await connection.run(sql('warehouse/schema-migration-record.sql'), [migration.version, migration.name]);
       await connection.run('COMMIT');
     } catch (error) {
       await connection.run('ROLLBACK').catch(() => undefined);

@@ -1,5 +1,6 @@
 import type { Session } from './session.js';
 import { invalidBatch } from './errors.js';
+import { sql } from './sql-files.js';
 
 export type RoleKind = 'venue' | 'project';
 
@@ -28,9 +29,20 @@ interface StoredRole {
   valid_from_ms: number;
 }
 
-const TABLES = {
-  venue: { table: 'venue_roles', scope: 'venue_id' },
-  project: { table: 'project_roles', scope: 'project_id' },
+/** The statements of each kind: the two tables differ in their scope column and inherited_from. */
+const STATEMENTS = {
+  venue: {
+    current: 'warehouse/venue-roles-current.sql',
+    close: 'warehouse/venue-roles-close.sql',
+    dropOpen: 'warehouse/venue-roles-drop-open.sql',
+    open: 'warehouse/venue-roles-open.sql',
+  },
+  project: {
+    current: 'warehouse/project-roles-current.sql',
+    close: 'warehouse/project-roles-close.sql',
+    dropOpen: 'warehouse/project-roles-drop-open.sql',
+    open: 'warehouse/project-roles-open.sql',
+  },
 } as const;
 
 /** Permission order carries no meaning upstream; sorted, a reordering is not a new version. */
@@ -68,7 +80,7 @@ export async function applyRolesSnapshot(
   runId: string,
   at: Date,
 ): Promise<RolesOutcome> {
-  const { table, scope } = TABLES[kind];
+  const statements = STATEMENTS[kind];
   const atIso = at.toISOString();
   const incoming = new Map<string, Omit<StoredRole, 'valid_from_ms'>>();
   for (const role of roles) {
@@ -79,32 +91,15 @@ export async function applyRolesSnapshot(
     }
     incoming.set(row.role_id, row);
   }
-  const stored = await session.all<StoredRole & Record<string, unknown>>(
-    `SELECT role_id::VARCHAR AS role_id, account_id::VARCHAR AS account_id, name,
-       ${kind === 'venue' ? 'inherited_from' : 'NULL::VARCHAR AS inherited_from'}, permissions,
-       epoch_ms(valid_from)::DOUBLE AS valid_from_ms
-     FROM ${table} WHERE ${scope} = $1::UUID AND valid_to IS NULL`,
-    [scopeId],
-  );
+  const stored = await session.all<StoredRole & Record<string, unknown>>(sql(statements.current), [scopeId]);
   const current = new Map(stored.map((row) => [row.role_id, row]));
-  const close = (roleId: string) =>
-    session.run(`UPDATE ${table} SET valid_to = $3::TIMESTAMPTZ WHERE ${scope} = $1::UUID AND role_id = $2::UUID AND valid_to IS NULL`, [
-      scopeId,
-      roleId,
-      atIso,
-    ]);
-  const open = (row: Omit<StoredRole, 'valid_from_ms'>) =>
-    kind === 'venue'
-      ? session.run(
-          `INSERT INTO venue_roles (role_id, venue_id, account_id, name, inherited_from, permissions, valid_from, valid_to, run_id)
-           VALUES ($1::UUID, $2::UUID, $3::UUID, $4, $5, $6::JSON::VARCHAR[], $7::TIMESTAMPTZ, NULL, $8)`,
-          [row.role_id, scopeId, row.account_id, row.name, row.inherited_from, JSON.stringify(row.permissions), atIso, runId],
-        )
-      : session.run(
-          `INSERT INTO project_roles (role_id, project_id, account_id, name, permissions, valid_from, valid_to, run_id)
-           VALUES ($1::UUID, $2::UUID, $3::UUID, $4, $5::JSON::VARCHAR[], $6::TIMESTAMPTZ, NULL, $7)`,
-          [row.role_id, scopeId, row.account_id, row.name, JSON.stringify(row.permissions), atIso, runId],
-        );
+  const close = (roleId: string) => session.run(sql(statements.close), [scopeId, roleId, atIso]);
+  const open = (row: Omit<StoredRole, 'valid_from_ms'>) => {
+    const permissions = JSON.stringify(row.permissions);
+    return kind === 'venue'
+      ? session.run(sql(statements.open), [row.role_id, scopeId, row.account_id, row.name, row.inherited_from, permissions, atIso, runId])
+      : session.run(sql(statements.open), [row.role_id, scopeId, row.account_id, row.name, permissions, atIso, runId]);
+  };
 
   let opened = 0;
   let closed = 0;
@@ -123,7 +118,7 @@ export async function applyRolesSnapshot(
     }
     if (existing && existing.valid_from_ms === at.getTime()) {
       // Two different snapshots at the same instant: the later one is the version of `at`.
-      await session.run(`DELETE FROM ${table} WHERE ${scope} = $1::UUID AND role_id = $2::UUID AND valid_to IS NULL`, [scopeId, roleId]);
+      await session.run(sql(statements.dropOpen), [scopeId, roleId]);
     } else if (existing) {
       await close(roleId);
       closed++;
@@ -136,10 +131,6 @@ export async function applyRolesSnapshot(
 
 /** Account ids the current venue and project roles point to. */
 export async function currentRoleAccountIds(session: Pick<Session, 'all'>): Promise<string[]> {
-  const rows = await session.all<{ account_id: string }>(
-    `SELECT DISTINCT account_id::VARCHAR AS account_id FROM (
-       SELECT account_id FROM current_venue_roles UNION ALL SELECT account_id FROM current_project_roles)
-     WHERE account_id IS NOT NULL ORDER BY 1`,
-  );
+  const rows = await session.all<{ account_id: string }>(sql('warehouse/role-account-ids.sql'));
   return rows.map((row) => row.account_id);
 }

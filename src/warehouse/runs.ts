@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
+import { z } from 'zod';
 import type { Session } from './session.js';
+import { sql } from './sql-files.js';
 
 export type RunStatus = 'running' | 'succeeded' | 'partial' | 'failed';
 
@@ -42,29 +44,21 @@ export function newRunId(now: Date = new Date()): string {
 export async function startRun(session: Session, job: string, detail: Readonly<Record<string, unknown>> = {}): Promise<string> {
   const runId = newRunId();
   const fullDetail = { ...detail, pid: process.pid, host: hostname() };
-  await session.run(
-    `INSERT INTO sync_runs (run_id, job, started_at, status, detail) VALUES ($1, $2, now(), 'running', $3::JSON)`,
-    [runId, job, JSON.stringify(fullDetail)],
-  );
+  await session.run(sql('warehouse/run-start.sql'), [runId, job, JSON.stringify(fullDetail)]);
   liveRuns.add(runId);
   return runId;
 }
 
 export async function finishRun(session: Session, runId: string, totals: RunTotals): Promise<void> {
-  await session.run(
-    `UPDATE sync_runs SET finished_at = now(), status = $2, requests = $3, retries = $4, rows_written = $5,
-       errors = $6, detail = json_merge_patch(coalesce(detail, '{}'::JSON), $7::JSON)
-     WHERE run_id = $1`,
-    [
-      runId,
-      totals.status,
-      totals.requests ?? 0,
-      totals.retries ?? 0,
-      totals.rowsWritten ?? 0,
-      totals.errors ?? 0,
-      JSON.stringify(totals.detail ?? {}),
-    ],
-  );
+  await session.run(sql('warehouse/run-finish.sql'), [
+    runId,
+    totals.status,
+    totals.requests ?? 0,
+    totals.retries ?? 0,
+    totals.rowsWritten ?? 0,
+    totals.errors ?? 0,
+    JSON.stringify(totals.detail ?? {}),
+  ]);
   liveRuns.delete(runId);
 }
 
@@ -74,43 +68,46 @@ export async function finishRun(session: Session, runId: string, totals: RunTota
  * 'running' run it did not start itself cannot still be running. The old pid stays in detail.
  */
 export async function markAbandonedRuns(session: Session): Promise<string[]> {
-  const running = await session.all<{ run_id: string }>(`SELECT run_id FROM sync_runs WHERE status = 'running'`);
+  const running = await session.all<{ run_id: string }>(sql('warehouse/runs-running.sql'));
   const abandoned = running.map((row) => row.run_id).filter((runId) => !liveRuns.has(runId));
   for (const runId of abandoned) {
-    await session.run(
-      `UPDATE sync_runs SET status = 'failed', finished_at = now(),
-         detail = json_merge_patch(coalesce(detail, '{}'::JSON), $2::JSON)
-       WHERE run_id = $1`,
-      [
-        runId,
-        JSON.stringify({
-          abandoned: `the process that ran it ended without finishing it; marked failed by pid ${process.pid}`,
-        }),
-      ],
-    );
+    const why = { abandoned: `the process that ran it ended without finishing it; marked failed by pid ${process.pid}` };
+    await session.run(sql('warehouse/run-abandoned.sql'), [runId, JSON.stringify(why)]);
   }
   return abandoned;
 }
 
+/** A sync_runs row as runs-read.sql returns it. */
+const StoredRun = z.object({
+  run_id: z.string(),
+  job: z.string(),
+  started_at: z.string(),
+  finished_at: z.string().nullable(),
+  status: z.enum(['running', 'succeeded', 'partial', 'failed']),
+  requests: z.number(),
+  retries: z.number(),
+  rows_written: z.number(),
+  errors: z.number(),
+  detail: z.string().nullable(),
+});
+
+const Detail = z.record(z.string(), z.unknown());
+
 export async function readRuns(session: Pick<Session, 'all'>, limit = 20): Promise<RunRow[]> {
-  const rows = await session.all<Record<string, unknown>>(
-    `SELECT run_id, job, strftime(started_at AT TIME ZONE 'UTC', '%Y-%m-%dT%H:%M:%S.%gZ') AS started_at,
-       strftime(finished_at AT TIME ZONE 'UTC', '%Y-%m-%dT%H:%M:%S.%gZ') AS finished_at, status,
-       requests::DOUBLE AS requests, retries::DOUBLE AS retries, rows_written::DOUBLE AS rows_written,
-       errors::DOUBLE AS errors, detail::VARCHAR AS detail
-     FROM sync_runs ORDER BY run_id DESC LIMIT $1`,
-    [limit],
-  );
-  return rows.map((row) => ({
-    runId: String(row.run_id),
-    job: String(row.job),
-    startedAt: String(row.started_at),
-    finishedAt: row.finished_at === null ? null : String(row.finished_at),
-    status: row.status as RunStatus,
-    requests: Number(row.requests),
-    retries: Number(row.retries),
-    rowsWritten: Number(row.rows_written),
-    errors: Number(row.errors),
-    detail: row.detail === null ? {} : (JSON.parse(String(row.detail)) as Record<string, unknown>),
-  }));
+  const rows = await session.all(sql('warehouse/runs-read.sql'), [limit]);
+  return rows.map((stored) => {
+    const row = StoredRun.parse(stored);
+    return {
+      runId: row.run_id,
+      job: row.job,
+      startedAt: row.started_at,
+      finishedAt: row.finished_at,
+      status: row.status,
+      requests: row.requests,
+      retries: row.retries,
+      rowsWritten: row.rows_written,
+      errors: row.errors,
+      detail: row.detail === null ? {} : Detail.parse(JSON.parse(row.detail)),
+    };
+  });
 }

@@ -132,9 +132,7 @@ export async function replaceSeriesRound(
   const staged = await stageSeries(session, slices);
   if (!staged.provablyUnique) await refuseContradictions(session);
   await session.run(sql('warehouse/series-changed-windows.sql'));
-  const changed = await session.all<{ w: number; staged_rows: number }>(
-    'SELECT w, staged_rows::INTEGER AS staged_rows FROM changed_series_windows',
-  );
+  const changed = await session.all<{ w: number; staged_rows: number }>(sql('warehouse/series-changed.sql'));
   if (changed.length > 0) {
     await session.run(sql('warehouse/series-delete.sql'));
     await session.run(sql('warehouse/series-insert.sql'), [runId]);

@@ -1,9 +1,12 @@
 import type { SeriesColumns, SummaryColumns } from '../normalize/columns.js';
+import type { AccountRow } from './accounts.js';
+import type { RoleKind, RoleRow } from './roles.js';
 
 /**
  * Everything one slice (stream × venue/project × window) commits, in one transaction with the
  * other slices of its group: the window's rows replace what the warehouse held for that venue,
- * stream and window; the cursor moves; the backfill slice is marked done.
+ * stream and window (or a roles / accounts snapshot is applied); the cursor moves; the backfill
+ * slice is marked done.
  *
  * A window whose stored rows already equal the batch is not rewritten (its rows keep their
  * run_id). Rows outside the region the slice owns are not stored (the neighbouring window owns
@@ -33,6 +36,13 @@ export interface SliceCommit {
     readonly grain: 'day' | 'month';
     readonly ownsSingleDayPeriods: boolean;
   };
+  /**
+   * The roles of venue or project scopeId as the API lists them at `at`: versions roles.ts
+   * against the open ones (a gone or changed role is closed at `at`, a new one opened).
+   */
+  readonly roles?: { readonly kind: RoleKind; readonly rows: readonly RoleRow[]; readonly at: Date };
+  /** Accounts seen at `at`: inserted, updated when changed, last_seen_at moved (see accounts.ts). */
+  readonly accounts?: { readonly rows: readonly AccountRow[]; readonly at: Date };
   /** How the stream's cursor for scopeId moves with this commit (never backwards). */
   readonly cursor?: CursorMove;
   /** Marks this slice done in a backfill's progress table. */

@@ -81,10 +81,13 @@ async function stageSummaries(
           m = metricIds.size;
           metricIds.set(metric[i], m);
         }
+        // summaryVenues gave every venue of the rows a window; undefined would be a bug there.
+        const w = windowOfVenue.get(venueId[i].toLowerCase());
+        if (w === undefined) throw invalidBatch(`summary row of venue ${venueId[i]} has no window`, { stream: commit.stream });
         const v = value[i];
         const vectors = stager.vectors;
         const k = stager.size;
-        vectors[0].setItem(k, windowOfVenue.get(venueId[i].toLowerCase()) as number);
+        vectors[0].setItem(k, w);
         vectors[1].setItem(k, m);
         vectors[2].setItem(k, startDay(periodStart[i]));
         vectors[3].setItem(k, endDay(periodEnd[i]));
@@ -134,9 +137,7 @@ export async function replaceSummaryRound(
   // Summary batches are small (one row per metric and period): always check for duplicates.
   await refuseContradictions(session);
   await session.run(sql('warehouse/summary-changed-windows.sql'));
-  const changed = await session.all<{ w: number; staged_rows: number }>(
-    'SELECT w, staged_rows::INTEGER AS staged_rows FROM changed_summary_windows',
-  );
+  const changed = await session.all<{ w: number; staged_rows: number }>(sql('warehouse/summary-changed.sql'));
   if (changed.length > 0) {
     await session.run(sql('warehouse/summary-delete.sql'));
     await session.run(sql('warehouse/summary-insert.sql'), [runId]);

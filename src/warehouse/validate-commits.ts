@@ -22,7 +22,16 @@ export function validateCommits(commits: readonly SliceCommit[]): void {
     if (!isCalendarDate(commit.windowFrom) || !isCalendarDate(commit.windowTo) || commit.windowFrom > commit.windowTo) {
       throw invalidBatch(`slice window ${commit.windowFrom}..${commit.windowTo} is not a range of YYYY-MM-DD dates`, at);
     }
-    const { series, summaries, cursor, backfill } = commit;
+    const { series, summaries, roles, accounts, cursor, backfill } = commit;
+    if ((roles || accounts) && (series || summaries)) {
+      throw invalidBatch('a slice commits either window rows or a snapshot, not both', at);
+    }
+    if (roles && roles.kind !== 'venue' && roles.kind !== 'project') {
+      throw invalidBatch(`roles kind must be 'venue' or 'project', got ${String(roles.kind)}`, at);
+    }
+    for (const snapshot of [roles, accounts]) {
+      if (snapshot && !Number.isFinite(snapshot.at.getTime())) throw invalidBatch('a snapshot needs a valid instant', at);
+    }
     if (series) {
       // The window replaced is (scopeId, stream): rows filed under another venue or stream
       // would sit outside it and be duplicated by the next load of the window.

@@ -11,8 +11,8 @@ import { commitSlicesIn, type CommitSlicesResult } from './commit-slices.js';
 import { applyCursorMoves, readCursors, type CursorMoveRequest, type CursorRow } from './cursors.js';
 import { finishRun, markAbandonedRuns, readRuns, startRun, type RunRow, type RunTotals } from './runs.js';
 import { readSyncErrors, recordSyncErrors, type SyncErrorRecord, type SyncErrorRow } from './sync-errors.js';
-import { applyRolesSnapshot, currentRoleAccountIds, type RoleKind, type RoleRow, type RolesOutcome } from './roles.js';
-import { upsertAccounts, type AccountRow, type AccountsOutcome } from './accounts.js';
+import { currentRoleAccountIds } from './roles.js';
+import { eventMergeSession, forgetJournalSegment, type EventMergeSession } from './event-merge.js';
 import {
   doneSliceKeys,
   finishBackfill,
@@ -27,11 +27,6 @@ export interface OpenBackfillOptions {
   /** Defaults to backfillId(command, params). */
   readonly backfillId?: string;
   readonly slices?: readonly BackfillSlicePlan[];
-}
-
-/** Bookkeeping a snapshot write can carry, committed in the same transaction. */
-export interface SnapshotOptions {
-  readonly cursor?: CursorMoveRequest;
 }
 
 /**
@@ -90,8 +85,8 @@ export class Warehouse {
 
   /**
    * Commits a group of slices in ONE transaction: per slice, the window's rows replace what
-   * the warehouse held (only windows whose rows changed are rewritten), the cursor moves, the
-   * backfill slice is marked done.
+   * the warehouse held (only windows whose rows changed are rewritten) or its roles / accounts
+   * snapshot is applied, the cursor moves, the backfill slice is marked done.
    */
   commitSlices(runId: string, commits: readonly SliceCommit[]): Promise<CommitSlicesResult> {
     return this.transaction((session) => commitSlicesIn(session, runId, commits), `committing ${commits.length} slice(s)`);
@@ -131,32 +126,23 @@ export class Warehouse {
     return readSyncErrors(this.readSession(), runId);
   }
 
-  applyRolesSnapshot(
-    kind: RoleKind,
-    scopeId: string,
-    roles: readonly RoleRow[],
-    runId: string,
-    at: Date,
-    options: SnapshotOptions = {},
-  ): Promise<RolesOutcome> {
-    return this.transaction(async (session) => {
-      const outcome = await applyRolesSnapshot(session, kind, scopeId, roles, runId, at);
-      if (options.cursor) await applyCursorMoves(session, runId, [options.cursor]);
-      return outcome;
-    }, `versioning ${kind} roles`);
-  }
-
   /** Account ids the current venue and project roles point to (whose accounts to fetch). */
   currentRoleAccountIds(): Promise<string[]> {
     return currentRoleAccountIds(this.readSession());
   }
 
-  upsertAccounts(rows: readonly AccountRow[], runId: string, at: Date, options: SnapshotOptions = {}): Promise<AccountsOutcome> {
-    return this.transaction(async (session) => {
-      const outcome = await upsertAccounts(session, rows, runId, at);
-      if (options.cursor) await applyCursorMoves(session, runId, [options.cursor]);
-      return outcome;
-    }, 'upserting accounts');
+  /**
+   * Runs one merge step of the receiver's journal in one transaction: `work` reads the
+   * segment's offset, merges the records after it and saves the new offset through `merge`, so
+   * rows and offset commit together (a crash loses nothing and applies nothing twice).
+   */
+  mergeEvents<T>(work: (merge: EventMergeSession) => Promise<T>): Promise<T> {
+    return this.transaction((session) => work(eventMergeSession(session)), 'merging upsert events');
+  }
+
+  /** Forgets the offset of a journal segment that was fully merged and removed. */
+  forgetJournalSegment(segment: string): Promise<void> {
+    return this.transaction((session) => forgetJournalSegment(session, segment), 'merging upsert events');
   }
 
   /**

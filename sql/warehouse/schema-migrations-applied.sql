@@ -1,0 +1,2 @@
+-- Migration versions applied to the file.
+SELECT version FROM schema_migrations ORDER BY version;
