@@ -23,10 +23,15 @@ export function tempDir(): { dir: string; cleanup: () => void } {
   return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
+/**
+ * Today (UTC), read once per test process so that a file's seeded days and its expectations
+ * agree on one day. The stale and freshness checks compare with DuckDB's now() when they run, so
+ * a file that crosses midnight UTC can still see them disagree.
+ */
+const TODAY_MS = Math.floor(Date.now() / 86_400_000) * 86_400_000;
+
 export function utcDay(offsetDays: number): string {
-  const now = new Date();
-  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
-  return new Date(today + offsetDays * 86_400_000).toISOString().slice(0, 10);
+  return new Date(TODAY_MS + offsetDays * 86_400_000).toISOString().slice(0, 10);
 }
 
 /** Runs statements on the file with its own instance, closed afterwards (one writer at a time). */
