@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, childEnv, queryRows, runCli, summaryNumber } from './harness.js';
+import { assertBuilt, childEnv, machineClockEnv, queryRows, runCli, summaryNumber } from './harness.js';
 
 let dir: string;
 
@@ -14,7 +14,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('venue-etl demo (npm start)', () => {
   it('syncs the simulator into a warehouse, exports Parquet and prints a report, with no config', async () => {
-    const run = await runCli(['demo', '--dir', 'demo-data'], { cwd: dir, env: childEnv(), timeoutMs: 120_000 });
+    const run = await runCli(['demo', '--dir', 'demo-data'], { cwd: dir, env: machineClockEnv(), timeoutMs: 120_000 });
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toMatch(/sync succeeded: \d+ slices/);
     expect(summaryNumber(run.stdout, /(\d+) rows written/)).toBeGreaterThan(1000);
@@ -39,7 +39,7 @@ describe('venue-etl demo (npm start)', () => {
     expect(parquet.stdout.trim().split('\n')[1]).toBe(String(counts!.series));
 
     // Run again: incremental, nothing changed upstream, nothing written.
-    const again = await runCli(['demo', '--dir', 'demo-data'], { cwd: dir, env: childEnv(), timeoutMs: 120_000 });
+    const again = await runCli(['demo', '--dir', 'demo-data'], { cwd: dir, env: machineClockEnv(), timeoutMs: 120_000 });
     expect(again.code, again.stderr).toBe(0);
     expect(summaryNumber(again.stdout, /(\d+) rows written/)).toBe(0);
   });

@@ -4,25 +4,16 @@
  * a temp dir, opened read-only between runs (one process may hold the write lock).
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { startSimulator, type Simulator, type SimulatorOptions } from '../../src/simulator/index.js';
+import { CLI, REPO_ROOT } from '../dist.js';
 
-/**
- * The built CLI. VENUE_ETL_E2E_CLI points at another build of the same sources (e.g. one made
- * with `tsc --outDir` beside a `sql/` link), for when `dist/` is being rebuilt while tests run.
- */
-export const CLI = process.env.VENUE_ETL_E2E_CLI ?? fileURLToPath(new URL('../../dist/src/cli.js', import.meta.url));
-export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
+export { assertBuilt, CLI, REPO_ROOT } from '../dist.js';
 
 /** The config refers to the token through this variable: no secret sits in the file. */
 export const TOKEN_ENV = 'VENUE_API_TOKEN';
-
-export function assertBuilt(): void {
-  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: build first (npx tsc -p .)`);
-}
 
 // ---------------------------------------------------------------------------------------
 // Dates (UTC), the same arithmetic the CLI uses
@@ -30,9 +21,22 @@ export function assertBuilt(): void {
 
 const DAY_MS = 86_400_000;
 
+/**
+ * The day the tests run on, read once per test process: every fixture, the simulator (its
+ * `today` and the `Date` header's clock) and the CLI children (VENUE_ETL_TEST_NOW, set by
+ * `childEnv`) agree on it, so a run that crosses midnight UTC still sees one day. Noon, so that
+ * a day's arithmetic never lands on a boundary.
+ */
+const TEST_TODAY = new Date().toISOString().slice(0, 10);
+export const TEST_NOW = `${TEST_TODAY}T12:00:00Z`;
+
+/** The tests' today (see TEST_TODAY), not the machine's clock at the time of the call. */
 export function todayUtc(): string {
-  return new Date().toISOString().slice(0, 10);
+  return TEST_TODAY;
 }
+
+/** The simulator's clock option for the tests' today: its `Date` header reads TEST_NOW. */
+export const testClock = (): Date => new Date(TEST_NOW);
 
 export function addDays(date: string, days: number): string {
   return new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
@@ -80,7 +84,7 @@ export interface FixtureOptions {
 
 export async function startFixture(options: FixtureOptions = {}): Promise<Fixture> {
   const today = todayUtc();
-  const sim = await startSimulator({ seed: 7, venues: 3, days: 60, today, ...options.sim });
+  const sim = await startSimulator({ seed: 7, venues: 3, days: 60, today, clock: testClock, ...options.sim });
   const dir = mkdtempSync(join(tmpdir(), 'venue-etl-e2e-'));
   const configPath = join(dir, 'venue-etl.config.json');
   const warehousePath = join(dir, 'data', 'warehouse.duckdb');
@@ -118,11 +122,24 @@ export async function startFixture(options: FixtureOptions = {}): Promise<Fixtur
   };
 }
 
-/** The test process's environment without any venue-etl settings, plus `extra`. */
+/**
+ * `childEnv` without the tests' clock: for a command that starts its own API on the machine's
+ * clock (`demo`), where the tests' clock would only make the two disagree.
+ */
+export function machineClockEnv(extra: Readonly<Record<string, string>> = {}): NodeJS.ProcessEnv {
+  const env = childEnv(extra);
+  delete env.VENUE_ETL_TEST_NOW;
+  return env;
+}
+
+/**
+ * The test process's environment without any venue-etl settings, plus the tests' clock
+ * (VENUE_ETL_TEST_NOW = TEST_NOW: the CLI's today is the fixtures' today), plus `extra`.
+ */
 export function childEnv(extra: Readonly<Record<string, string>> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
   for (const key of Object.keys(env)) if (key.startsWith('VENUE_')) delete env[key];
-  return { ...env, ...extra };
+  return { ...env, VENUE_ETL_TEST_NOW: TEST_NOW, ...extra };
 }
 
 // ---------------------------------------------------------------------------------------

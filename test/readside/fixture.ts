@@ -1,12 +1,13 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, rmdirSync, statSync, writeFileSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DuckDBInstance } from '@duckdb/node-api';
+import { assertBuilt, CLI } from '../dist.js';
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-export const CLI = join(repoRoot, 'dist', 'src', 'cli.js');
+export { CLI } from '../dist.js';
 
 export const V1 = '11111111-1111-4111-8111-111111111111';
 export const V2 = '22222222-2222-4222-8222-222222222222';
@@ -22,10 +23,15 @@ export function tempDir(): { dir: string; cleanup: () => void } {
   return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
+/**
+ * Today (UTC), read once per test process so that a file's seeded days and its expectations
+ * agree on one day. The stale and freshness checks compare with DuckDB's now() when they run, so
+ * a file that crosses midnight UTC can still see them disagree.
+ */
+const TODAY_MS = Math.floor(Date.now() / 86_400_000) * 86_400_000;
+
 export function utcDay(offsetDays: number): string {
-  const now = new Date();
-  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
-  return new Date(today + offsetDays * 86_400_000).toISOString().slice(0, 10);
+  return new Date(TODAY_MS + offsetDays * 86_400_000).toISOString().slice(0, 10);
 }
 
 /** Runs statements on the file with its own instance, closed afterwards (one writer at a time). */
@@ -162,19 +168,10 @@ export interface CliResult {
   readonly stderr: string;
 }
 
-/** The built CLI as a child process, as a user runs it. */
-export async function runCli(args: readonly string[], options: { cwd?: string; env?: Record<string, string> } = {}): Promise<CliResult> {
-  ensureBuilt();
-  for (let attempt = 1; ; attempt++) {
-    const result = await spawnOnce(args, options);
-    // Other people build dist/ in this checkout too; a module caught half-written by their tsc
-    // fails to link. That says nothing about the command: run it again once dist has settled.
-    if (attempt < 3 && result.code === 1 && /SyntaxError: The requested module|ERR_MODULE_NOT_FOUND|SyntaxError: Unexpected end of input/.test(result.stderr)) {
-      await new Promise((resolve) => setTimeout(resolve, 1500));
-      continue;
-    }
-    return result;
-  }
+/** The built CLI as a child process, as a user runs it (dist/ is built before any test file starts). */
+export function runCli(args: readonly string[], options: { cwd?: string; env?: Record<string, string> } = {}): Promise<CliResult> {
+  assertBuilt();
+  return spawnOnce(args, options);
 }
 
 function spawnOnce(args: readonly string[], options: { cwd?: string; env?: Record<string, string> }): Promise<CliResult> {
@@ -195,51 +192,6 @@ function spawnOnce(args: readonly string[], options: { cwd?: string; env?: Recor
 
 /** Starts the CLI and returns the child, for tests that kill it part-way. */
 export function spawnCli(args: readonly string[], cwd = repoRoot): ChildProcess {
-  ensureBuilt();
+  assertBuilt();
   return spawn(process.execPath, [CLI, ...args], { cwd, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
-}
-
-let built = false;
-
-/**
- * `npm test` builds first (pretest); `npx vitest run test/readside` may not have: build when
- * dist is missing or older than the read side's sources. A lock folder keeps two test files
- * from compiling at once.
- */
-export function ensureBuilt(): void {
-  if (built) return;
-  const newest = Math.max(...['src/readside', 'src/export', 'src/cli'].flatMap((d) => newestMtimes(join(repoRoot, d))));
-  if (!existsSync(CLI) || statSync(CLI).mtimeMs < newest) {
-    const lock = join(tmpdir(), 'venue-etl-readside-build.lock');
-    for (let waited = 0; ; waited += 200) {
-      try {
-        mkdirSync(lock);
-        break;
-      } catch {
-        if (waited > 60_000) rmSync(lock, { recursive: true, force: true });
-        execFileSync('sleep', ['0.2']);
-      }
-    }
-    try {
-      if (!existsSync(CLI) || statSync(CLI).mtimeMs < newest) {
-        // Other folders may not compile while they are being written; the CLI is emitted anyway.
-        try {
-          execFileSync(process.execPath, [join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', repoRoot], { stdio: 'ignore' });
-        } catch {
-          // checked below
-        }
-      }
-    } finally {
-      rmdirSync(lock);
-    }
-    if (!existsSync(CLI)) throw new Error(`${CLI} is missing: build with npx tsc -p .`);
-  }
-  built = true;
-}
-
-function newestMtimes(dir: string): number[] {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile())
-    .map((e) => statSync(join(e.parentPath, e.name)).mtimeMs);
 }

@@ -1,18 +1,14 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startReceiver } from '../../src/receiver/index.js';
-import { AUTH, capturedLogger, compileReceiverForChild, eventBody, post, readTables, repoRoot, tempDir, USER_1, VENUE_1 } from './helpers.js';
+import { builtModule } from '../dist.js';
+import { AUTH, capturedLogger, eventBody, post, readTables, repoRoot, tempDir, USER_1, VENUE_1 } from './helpers.js';
 
-let build: ReturnType<typeof compileReceiverForChild>;
 let temp: ReturnType<typeof tempDir>;
 const children: ChildProcess[] = [];
 
-beforeAll(() => {
-  build = compileReceiverForChild();
-});
-afterAll(() => build?.cleanup());
 beforeEach(() => {
   temp = tempDir();
 });
@@ -48,8 +44,8 @@ function runChild(script: string, env: NodeJS.ProcessEnv = {}): Promise<{ child:
 
 function receiverScript(mergeIntervalMs: number): string {
   return `
-    const { startReceiver } = await import(${JSON.stringify(join(build.entry, 'src', 'receiver', 'index.js'))});
-    const { createLogger } = await import(${JSON.stringify(join(build.entry, 'src', 'log', 'index.js'))});
+    const { startReceiver } = await import(${JSON.stringify(builtModule('receiver/index.js'))});
+    const { createLogger } = await import(${JSON.stringify(builtModule('log/index.js'))});
     const receiver = await startReceiver({
       host: '127.0.0.1', port: 0, authorization: ${JSON.stringify(AUTH)}, maxBodyBytes: 65536,
       journalDir: ${JSON.stringify(journalDir())}, warehousePath: ${JSON.stringify(warehousePath())},

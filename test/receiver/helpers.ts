@@ -1,5 +1,5 @@
-import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { request as httpRequest, type Agent } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -164,36 +164,6 @@ export async function readTables(path: string): Promise<{
   } finally {
     await warehouse.close();
   }
-}
-
-/**
- * Compiles src/receiver (and what it imports) to plain JS for child processes, which cannot
- * load TypeScript. The output sits under node_modules/.cache so that packages and the sql/
- * folder resolve as from the source tree.
- */
-export function compileReceiverForChild(): { entry: string; cleanup: () => void } {
-  const cacheDir = join(repoRoot, 'node_modules', '.cache');
-  mkdirSync(cacheDir, { recursive: true });
-  const outDir = mkdtempSync(join(cacheDir, 'venue-etl-receiver-'));
-  execFileSync(
-    process.execPath,
-    [
-      join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc'),
-      '--ignoreConfig',
-      join(repoRoot, 'src', 'receiver', 'index.ts'),
-      join(repoRoot, 'src', 'log', 'index.ts'),
-      '--outDir', outDir,
-      '--rootDir', repoRoot,
-      '--module', 'nodenext',
-      '--moduleResolution', 'nodenext',
-      '--target', 'es2023',
-      '--types', 'node',
-      '--skipLibCheck',
-    ],
-    { cwd: repoRoot, stdio: 'pipe' },
-  );
-  writeFileSync(join(outDir, 'package.json'), '{ "type": "module" }\n');
-  return { entry: outDir, cleanup: () => rmSync(outDir, { recursive: true, force: true }) };
 }
 
 /**

@@ -24,6 +24,7 @@ import { expectedSeries, SERIES, storedSeries } from '../e2e/truth.js';
 import { budget, reportFigure, reportTable, size } from './figures.js';
 import { diffExportWithWarehouse } from './parquet-reads.js';
 import { postRaw, startReceiverChild } from './receiver-child.js';
+import { waitForOutput } from '../wait.js';
 
 const AUTH_ENV = 'VENUE_RECEIVER_AUTHORIZATION';
 const AUTH = `Basic ${Buffer.from('platform:contention-test').toString('base64')}`;
@@ -79,7 +80,7 @@ it('serve and CLI commands share the warehouse: clear messages for whoever waits
   serve.stdout.on('data', (d: Buffer) => (serveOut += d.toString('utf8')));
   serve.stderr.on('data', (d: Buffer) => (serveOut += d.toString('utf8')));
   const serveExit = new Promise<number | null>((resolve) => serve.on('exit', (code) => resolve(code)));
-  for (let i = 0; i < 100 && !/receiver listening/.test(serveOut); i++) await delay(100);
+  await waitForOutput(serve, () => serveOut, /receiver listening/);
   expect(serveOut).toMatch(/receiver listening/);
   const url = `http://127.0.0.1:${port}`;
 

@@ -13,7 +13,6 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createNetServer } from 'node:net';
 import { join } from 'node:path';
-import { setTimeout as delay } from 'node:timers/promises';
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import {
@@ -22,6 +21,7 @@ import {
 import { reportFigure, reportTable } from './figures.js';
 import { filesUnder, parquetText } from './parquet-reads.js';
 import { postRaw } from './receiver-child.js';
+import { waitForOutput } from '../wait.js';
 
 const hex = (bytes: number): string => randomBytes(bytes).toString('hex');
 const TOKEN = `cnrytok${hex(12)}`;
@@ -189,7 +189,7 @@ it('no secret reaches a log, an output, the warehouse, the Parquet export, the j
   serve.stderr.on('data', (d: Buffer) => (serveOut += d.toString('utf8')));
   const serveExit = new Promise<number | null>((resolve) => serve.on('exit', (code) => resolve(code)));
   const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 100 && !/receiver listening/.test(serveOut); i++) await delay(100);
+  await waitForOutput(serve, () => serveOut, /receiver listening/);
   const event = JSON.stringify({ data: { user: { id: '0d6f7d0e-6a8f-4c43-9e1a-6a1b2c3d4e01', email: 'a@example.com' }, venue: { id: fx.venues[0] } } });
   const json = { 'content-type': 'application/json' };
   const replies = [
@@ -203,7 +203,7 @@ it('no secret reaches a log, an output, the warehouse, the Parquet export, the j
     await postRaw(url, '', { method: 'GET', path: '/healthz', headers: { authorization: AUTHORIZATION } }),
   ];
   // Until the scheduled sync has run once.
-  for (let i = 0; i < 150 && !/job finished/.test(serveOut); i++) await delay(100);
+  await waitForOutput(serve, () => serveOut, /job finished/, 30_000);
   // A clean stop merges the journal and deletes its segments: read them while they hold the events.
   const journalFiles = filesUnder(fx.dir).filter((f) => f.includes('journal')).map((f) => ({ file: f, bytes: readFileSync(join(fx.dir, f)) }));
   serve.kill('SIGTERM');

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { sendEvents } from '../../src/simulator/index.js';
 import { assertBuilt, duplicateKeys, queryRows, startFixture, type Fixture } from '../e2e/harness.js';
 import { AUTH, freePort, health, startServe, until, writeServeConfig, type Serve } from './serve-child.js';
+import { waitUntil } from '../wait.js';
 
 let fixture: Fixture;
 let running: Serve | undefined;
@@ -37,8 +38,10 @@ describe('venue-etl serve', () => {
       const sync = (await health(serve)).jobs.find((j) => j.name === 'nightly-sync')!;
       return sync.runs >= 2 && sync.skippedOverlaps > 0 && sync.running ? sync : undefined;
     }, 40_000);
-    // Let the running sync get past its token check into extraction, then stop serve mid-job.
-    await new Promise((r) => setTimeout(r, 800));
+    // Let the running sync get past its token check into extraction (the API answered one of its
+    // analytics requests), then stop serve mid-job.
+    const seen = fixture.sim.requests.length;
+    await waitUntil('an analytics request of the running sync', () => fixture.sim.requests.slice(seen).find((r) => r.path.startsWith('/analytics/')));
     serve.child.kill('SIGTERM');
     const exit = await serve.exited;
     expect(exit.code).toBe(0);

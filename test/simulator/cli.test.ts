@@ -6,11 +6,11 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, expect, it } from 'vitest';
 import { JSONAPI } from './helpers.js';
 
-// The built CLI (npm test builds first: `pretest` runs tsc).
+// The built CLI (dist/ is built before any test file starts: test/global-setup.ts).
 const CLI = fileURLToPath(new URL('../../dist/src/cli.js', import.meta.url));
 
 beforeAll(() => {
-  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: build first (npx tsc -p .)`);
+  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: build first (npm run build)`);
 });
 
 const children: ChildProcessWithoutNullStreams[] = [];

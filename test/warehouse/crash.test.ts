@@ -2,18 +2,16 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openWarehouse } from '../../src/warehouse/index.js';
-import { compileWarehouseForChild, repoRoot, seriesSlice, tempDir, VENUE_A } from './helpers.js';
+import { builtModule } from '../dist.js';
+import { repoRoot, seriesSlice, tempDir, VENUE_A } from './helpers.js';
 
 const DEVICES = 'venue-devices-history';
-let build: ReturnType<typeof compileWarehouseForChild>;
 let temp: ReturnType<typeof tempDir>;
 
 beforeAll(() => {
-  build = compileWarehouseForChild();
   temp = tempDir();
 });
 afterAll(() => {
-  build.cleanup();
   temp.cleanup();
 });
 
@@ -34,7 +32,7 @@ describe('a process killed inside commitSlices', () => {
       ['detected', 'day', '2026-01-03T00:00:00Z', 30],
     ], { cursor: { mode: 'advance', date: '2026-01-03' }, backfill: { backfillId: 'bf-x', sliceKey: 'k' } });
     const script = `
-      const { openWarehouse } = await import(${JSON.stringify(build.entry)});
+      const { openWarehouse } = await import(${JSON.stringify(builtModule('warehouse/index.js'))});
       const warehouse = await openWarehouse(${JSON.stringify(path)});
       await warehouse.commitSlices('run-2', [${JSON.stringify(after)}]);
       process.stdout.write('committed\\n');`;

@@ -1,5 +1,4 @@
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -78,40 +77,3 @@ export function seriesSlice(
   return { stream, scopeId: venueId, windowFrom, windowTo, series: series(venueId, stream, rows), ...extra };
 }
 
-/**
- * Compiles src/warehouse (and what it imports) to plain JS for child processes, which cannot
- * load TypeScript. The output sits under node_modules/.cache so that @duckdb/node-api and the
- * sql/ folder resolve exactly as from the source tree.
- */
-export function compileWarehouseForChild(): { entry: string; cleanup: () => void } {
-  const cacheDir = join(repoRoot, 'node_modules', '.cache');
-  mkdirSync(cacheDir, { recursive: true });
-  const outDir = mkdtempSync(join(cacheDir, 'venue-etl-warehouse-'));
-  const entry = join(outDir, 'src', 'warehouse', 'index.js');
-  try {
-    execFileSync(
-      process.execPath,
-      [
-        join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc'),
-        '--ignoreConfig',
-        join(repoRoot, 'src', 'warehouse', 'index.ts'),
-        '--outDir', outDir,
-        '--rootDir', repoRoot,
-        '--module', 'nodenext',
-        '--moduleResolution', 'nodenext',
-        '--target', 'es2023',
-        '--types', 'node',
-        '--skipLibCheck',
-      ],
-      { cwd: repoRoot, stdio: 'pipe' },
-    );
-  } catch (error) {
-    // tsc still emits when a file elsewhere has a type error; only a missing output matters.
-    if (!existsSync(entry)) throw error;
-  }
-  writeFileSync(join(outDir, 'package.json'), '{ "type": "module" }\n');
-  return {
-    entry,
-    cleanup: () => rmSync(outDir, { recursive: true, force: true }),
-  };
-}

@@ -1,0 +1,31 @@
+/**
+ * Brings `dist/` up to date once, before any test file starts: tests run the built CLI (and
+ * built modules) as child processes. `tsc -b` compiles only when a source is newer than the last
+ * build (a no-op check takes about 0.5 s), so after `npm run build` (CI, `npm ci`'s prepare)
+ * nothing is compiled again. A build with type errors stops the run, as a failed build would.
+ */
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { assertBuilt, REPO_ROOT } from './dist.js';
+
+// Each vitest project runs the global setup; one check per run is enough.
+const CHECKED = Symbol.for('venue-etl.test.dist-checked');
+
+export default function setup(): void {
+  const state: Record<symbol, unknown> = globalThis;
+  if (state[CHECKED]) return;
+  state[CHECKED] = true;
+  // Another build of the same sources, chosen on purpose: leave dist/ alone.
+  if (process.env.VENUE_ETL_E2E_CLI) return assertBuilt();
+  try {
+    execFileSync(process.execPath, [join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-b', 'tsconfig.json'], {
+      cwd: REPO_ROOT,
+      stdio: 'pipe',
+      encoding: 'utf8',
+    });
+  } catch (error) {
+    const output = error instanceof Error && 'stdout' in error ? String(error.stdout) : String(error);
+    throw new Error(`npm run build failed; the tests run the build, so fix it first:\n${output}`, { cause: error });
+  }
+  assertBuilt();
+}
