@@ -98,8 +98,27 @@ export const ConfigSchema = z.strictObject({
     })
     .refine((receiver) => receiver.maxJournalBytes > receiver.maxBodyBytes, { path: ['maxJournalBytes'], message: 'must be larger than receiver.maxBodyBytes (one event must fit)' })
     .default({ enabled: true, host: '127.0.0.1', port: 8787, maxBodyBytes: 1_048_576, maxJournalBytes: DEFAULT_MAX_JOURNAL_BYTES }),
+  /** The live dashboard of `serve` (off unless enabled; `venue-etl dashboard` writes files without it). */
+  dashboard: z
+    .strictObject({
+      enabled: z.boolean().default(false),
+      host: z.string().min(1).default('127.0.0.1'),
+      port: z.number().int().min(0).max(65535).default(8788),
+      /** IANA zone of the peak-hours grid, for `serve` and the default of `dashboard --tz`. */
+      timezone: z.string().min(1).refine(isTimeZone, 'must be an IANA time zone such as UTC or Europe/Madrid').default('UTC'),
+    })
+    .default({ enabled: false, host: '127.0.0.1', port: 8788, timezone: 'UTC' }),
   log: z.strictObject({ level: z.enum(LOG_LEVELS).default('info') }).default({ level: 'info' }),
 });
+
+function isTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 export type ConfigInput = z.input<typeof ConfigSchema>;
 export type Config = z.infer<typeof ConfigSchema>;

@@ -10,3 +10,4 @@ export { formatResult, parseFormat, OUTPUT_FORMATS, type OutputFormat } from './
 export { alignedTable, formatTable } from './format-table.js';
 export type { QueryResult, ResultColumn } from './query-result.js';
 export { checkSqlParams, type SqlParams } from './variables.js';
+export { jsonValue, type JsonValue } from './values.js';
