@@ -17,8 +17,10 @@ WITH venue_days AS (
   UNION
   SELECT stream, venue_id, day::DATE
   FROM (SELECT stream, venue_id, unnest(generate_series(period_start::TIMESTAMP, period_end::TIMESTAMP, INTERVAL 1 DAY)) AS day
-        FROM summary_values
-        WHERE getvariable('venue_ids') IS NULL OR list_contains(getvariable('venue_ids'), venue_id::VARCHAR))
+        -- One row per period before expanding it to days: a summary has ~4-28 metrics per period.
+        FROM (SELECT DISTINCT stream, venue_id, period_start, period_end
+              FROM summary_values
+              WHERE getvariable('venue_ids') IS NULL OR list_contains(getvariable('venue_ids'), venue_id::VARCHAR)))
 ),
 bounds AS (
   SELECT coalesce(getvariable('from_date'), min(day)) AS first_day,
