@@ -1,6 +1,6 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { runReadOnly, type SqlParams } from '../readside/index.js';
-import { DAILY_METRICS, type Count, type DailyMetric, type PageData, type VenueEntry } from './page-data.js';
+import { type Count, type DailyMetric, type PageData, type VenueEntry } from './page-data.js';
 import { reportRows } from './report-rows.js';
 import { calendarDays } from './calendar-days.js';
 
@@ -65,7 +65,9 @@ export async function collectPageData(connection: DuckDBConnection, options: Col
 
   // Days without a row stay null: a day the warehouse does not hold is unknown, not 0.
   const perDay = (): Count[][] => Array.from({ length: V }, () => new Array<Count>(days.length).fill(null));
-  const daily = Object.fromEntries(DAILY_METRICS.map((m) => [m, perDay()])) as Record<DailyMetric, Count[][]>;
+  const daily: Record<DailyMetric, Count[][]> = {
+    detected: perDay(), authenticated: perDay(), logins: perDay(), uniqueLogins: perDay(), confirmedUsers: perDay(), returningUsers: perDay(), embeds: perDay(),
+  };
   const place = (metric: DailyMetric, venueId: string, day: string, value: Count): void => {
     const v = venueIndex.get(venueId);
     const d = dayIndex.get(day);
