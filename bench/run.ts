@@ -14,6 +14,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { backfillWallTimeFigure } from './backfill-wall-time.js';
 import { backfillMemoryFigure } from './backfill-memory.js';
+import { dashboardGenerationFigure } from './dashboard-generation.js';
 import { fmt, markdownTable, notMeasured, plainTable, type Figure } from './figure.js';
 import { loadThroughputFigure } from './load-throughput.js';
 import { currentLoad, describeMachine, type Machine } from './machine.js';
@@ -37,6 +38,7 @@ const SIZES = quick
       b4: { venues: 3, historyDays: 30, lookbackDays: 3 },
       b5: { seriesRows: 300_000, venues: 100, summaryDays: 30 },
       b6: { seconds: 2, senders: 16 },
+      b8: [{ venues: 20, days: 31 }, { venues: 100, days: 31 }],
     }
   : {
       b1: { venues: 200, days: 7, latencyMs: 20, concurrency: 16, attempts: 2 },
@@ -45,6 +47,7 @@ const SIZES = quick
       b4: { venues: 20, historyDays: 30, lookbackDays: 3 },
       b5: { seriesRows: 10_000_000, venues: 1000, summaryDays: 90 },
       b6: { seconds: 5, senders: 16 },
+      b8: [{ venues: 20, days: 365 }, { venues: 1000, days: 365 }],
     };
 
 const WHAT: Record<string, [string, string]> = {
@@ -55,6 +58,7 @@ const WHAT: Record<string, [string, string]> = {
   B5: ['Parquet export, full and incremental', 'seconds and MB; only affected partitions'],
   B6: ['receiver throughput and time to 2xx', '>= 2,000 events/s, p99 < 50 ms'],
   B7: ['heaviest named report, warehouse and Parquet', 'seconds'],
+  B8: ['dashboard HTML at 20 and 1,000 venues x 1 year', 'seconds and MB'],
 };
 
 async function figure(id: string, measure: () => Promise<Figure>): Promise<Figure | undefined> {
@@ -103,6 +107,7 @@ async function main(): Promise<void> {
   } finally {
     exported?.cleanup();
   }
+  add(await figure('B8', () => dashboardGenerationFigure(SIZES.b8)));
   machine.loadEnd = currentLoad();
   const elapsed = (Date.now() - started.getTime()) / 1000;
 

@@ -14,3 +14,4 @@ export {
   maxDate,
   eachDay,
 } from './calendar-date.js';
+export { isTimeZone } from './time-zone.js';

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import cron from 'node-cron';
+import { isTimeZone } from '../calendar/index.js';
 import { codeOf, EtlError } from '../errors/index.js';
 import { BUILTIN_STREAMS } from '../catalogue/index.js';
 import { ConfigSchema, type ApiReadyConfig, type Config } from './schema.js';
@@ -90,7 +91,7 @@ function crossCheck(config: LenientConfig): ConfigProblem[] {
     }
   });
   const timezone = config.schedule?.timezone;
-  if (typeof timezone === 'string' && !isValidTimeZone(timezone)) {
+  if (typeof timezone === 'string' && !isTimeZone(timezone)) {
     problems.push({ path: 'schedule.timezone', message: `unknown time zone "${timezone}" (use an IANA name such as UTC or Europe/Warsaw)` });
   }
   const jobs = config.schedule?.jobs;
@@ -102,14 +103,6 @@ function crossCheck(config: LenientConfig): ConfigProblem[] {
   return problems;
 }
 
-function isValidTimeZone(zone: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: zone });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** Reads, interpolates and validates a config file; every problem is reported at once (exit 2). */
 export function loadConfigFile(path: string, env: Readonly<Record<string, string | undefined>> = process.env): Config {

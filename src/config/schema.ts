@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { UserEndpointRow } from '../catalogue/index.js';
-import { isCalendarDate } from '../calendar/index.js';
+import { isCalendarDate, isTimeZone } from '../calendar/index.js';
 import { LOG_LEVELS } from '../log/index.js';
 
 const isoDate = z
@@ -85,6 +85,16 @@ export const ConfigSchema = z.strictObject({
       maxJournalBytes: z.number().int().min(1_048_576).default(DEFAULT_MAX_JOURNAL_BYTES),
     })
     .refine((receiver) => receiver.maxJournalBytes > receiver.maxBodyBytes, { path: ['maxJournalBytes'], message: 'must be larger than receiver.maxBodyBytes (one event must fit)' })
+    .prefault({}),
+  /** The live dashboard of `serve` (off unless enabled; `venue-etl dashboard` writes files without it). */
+  dashboard: z
+    .strictObject({
+      enabled: z.boolean().default(false),
+      host: z.string().min(1).default('127.0.0.1'),
+      port: z.number().int().min(0).max(65535).default(8788),
+      /** IANA zone of the peak-hours grid, for `serve` and the default of `dashboard --tz`. */
+      timezone: z.string().min(1).refine(isTimeZone, 'must be an IANA time zone such as UTC or Europe/Madrid').default('UTC'),
+    })
     .prefault({}),
   log: z.strictObject({ level: z.enum(LOG_LEVELS).default('info') }).prefault({}),
 });

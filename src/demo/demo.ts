@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { resolveConfig, type ApiReadyConfig } from '../config/index.js';
+import { buildDashboard, writeDashboardFile } from '../dashboard/index.js';
 import { exportParquet, exportTotals } from '../export/index.js';
 import type { Logger } from '../log/index.js';
 import { runSync } from '../runner/sync-job.js';
@@ -21,6 +22,8 @@ export interface DemoOptions {
 export interface DemoResult {
   readonly sync: RunResult;
   readonly report: string;
+  /** The dashboard of the demo warehouse (one self-contained HTML file). */
+  readonly dashboard: string;
 }
 
 /**
@@ -60,6 +63,10 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
     } finally {
       await warehouse.close();
     }
+    const dashboard = writeDashboardFile(
+      join(options.dir, 'dashboard.html'),
+      (await buildDashboard(config, false, { title: 'venue-etl demo dashboard', staleAfterDays: config.sync.staleAfterDays })).html,
+    );
     const names = new Map(simulator.world.venues.map((v) => [v.id, v.name]));
     const lines = [
       '',
@@ -75,6 +82,8 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
       `  ${'venue'.padEnd(28)} ${'detected'.padStart(9)} ${'authenticated'.padStart(13)} ${'logins'.padStart(7)} ${'ratings'.padStart(7)}`,
       ...venues.map((v) => `  ${String(names.get(String(v.venue_id)) ?? v.venue_id).slice(0, 28).padEnd(28)} ${String(v.detected).padStart(9)} ${String(v.authenticated).padStart(13)} ${String(v.logins).padStart(7)} ${String(v.ratings).padStart(7)}`),
       '',
+      `dashboard: ${dashboard}   (one self-contained HTML file: open it in a browser, offline)`,
+      '',
       'next:',
       `  npx venue-etl report --config ${followUp}                       # list the named reports`,
       `  npx venue-etl report daily-devices --config ${followUp}`,
@@ -82,10 +91,11 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
       `  npx venue-etl sql "SELECT count(*) FROM series_points" --parquet --config ${followUp}`,
       `  npx venue-etl check --config ${followUp}`,
       `  npx venue-etl status --config ${followUp}`,
+      `  npx venue-etl dashboard --out my-dashboard.html --config ${followUp}`,
       '  npm start                                  # again: an incremental run that re-reads only the lookback',
       '',
     ];
-    return { sync, report: lines.join('\n') };
+    return { sync, report: lines.join('\n'), dashboard };
   } finally {
     await simulator.close();
   }

@@ -12,3 +12,4 @@ export { formatTable } from './format-table.js';
 export { alignedTable } from '../infra/text-table.js';
 export type { QueryResult, ResultColumn } from './query-result.js';
 export { checkSqlParams, type SqlParams } from './variables.js';
+export { jsonValue, type JsonValue } from './values.js';

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { requireApi, ConfigError, type Config } from '../config/index.js';
+import { startDashboardServer, type RunningDashboardServer } from '../dashboard/index.js';
 import type { Logger } from '../log/index.js';
 import { journalDirOf, startReceiver, type RunningReceiver } from '../receiver/index.js';
 import { Mutex } from '../warehouse/mutex.js';
@@ -15,6 +16,8 @@ export interface RunningServe {
   readonly receiver: RunningReceiver | undefined;
   /** Base URL of the HTTP server (receiver + /healthz), when the receiver is enabled. */
   readonly url: string | undefined;
+  /** Base URL of the live dashboard, when `dashboard.enabled`. */
+  readonly dashboardUrl: string | undefined;
   health(): Record<string, unknown>;
   /**
    * Stops scheduling, lets the running job commit what is in flight and record its run, closes
@@ -43,11 +46,13 @@ export async function startServe(config: Config, jobs: readonly JobDefinition[],
   if (config.receiver.enabled && config.receiver.authorization === undefined) {
     throw new ConfigError('config', [{ path: 'receiver.authorization', message: 'is required when receiver.enabled is true (the complete Authorization header value the platform sends)' }]);
   }
+  checkDashboardAddress(config);
   const lock = acquireServeLock(config.warehouse.path);
   const writers = new Mutex();
   const scheduler = new Scheduler(schedules, (name, signal, hurry) => jobContext(config, logger.child({ job: name }), signal, hurry, name), writers, logger);
   const started = Date.now();
   let receiver: RunningReceiver | undefined;
+  let dashboard: RunningDashboardServer | undefined;
   const health = (): Record<string, unknown> => ({
     status: 'ok',
     pid: process.pid,
@@ -72,9 +77,20 @@ export async function startServe(config: Config, jobs: readonly JobDefinition[],
       });
       logger.info({ url: receiver.url }, `receiver listening: POST ${receiver.url}/users/, GET ${receiver.url}/healthz`);
     }
+    if (config.dashboard.enabled) {
+      dashboard = await startDashboardServer({
+        host: config.dashboard.host,
+        port: config.dashboard.port,
+        warehousePath: config.warehouse.path,
+        request: () => ({ tz: config.dashboard.timezone, staleAfterDays: config.sync.staleAfterDays }),
+        logger: logger.child({ component: 'dashboard' }),
+      });
+      logger.info({ url: dashboard.url }, `dashboard at ${dashboard.url}/`);
+    }
     scheduler.start();
   } catch (error) {
     await scheduler.stop();
+    await dashboard?.close();
     await receiver?.close();
     lock.release();
     throw error;
@@ -83,6 +99,7 @@ export async function startServe(config: Config, jobs: readonly JobDefinition[],
     scheduler,
     receiver,
     url: receiver?.url,
+    dashboardUrl: dashboard?.url,
     health,
     async stop(options = {}) {
       const { hurry } = options;
@@ -91,6 +108,7 @@ export async function startServe(config: Config, jobs: readonly JobDefinition[],
       hurry?.addEventListener('abort', hurried, { once: true });
       try {
         await scheduler.stop(options);
+        await dashboard?.close();
         await receiver?.close({ mergeTimeoutMs: STOP_MERGE_TIMEOUT_MS, ...(hurry ? { hurry } : {}) });
       } finally {
         hurry?.removeEventListener('abort', hurried);
@@ -99,4 +117,15 @@ export async function startServe(config: Config, jobs: readonly JobDefinition[],
       logger.info('stopped');
     },
   };
+}
+
+/**
+ * The dashboard never shares the receiver's address: the receiver's port is the one opened to
+ * the platform, and the page (every figure of the warehouse) must not be reachable there.
+ */
+function checkDashboardAddress(config: Config): void {
+  if (!config.dashboard.enabled || !config.receiver.enabled || config.dashboard.port === 0) return;
+  if (config.dashboard.port === config.receiver.port) {
+    throw new ConfigError('config', [{ path: 'dashboard.port', message: `must differ from receiver.port (${config.receiver.port}): the receiver's port is the one the platform reaches` }]);
+  }
 }

@@ -19,6 +19,11 @@ describe('venue-etl demo (npm start)', () => {
     expect(run.stdout).toMatch(/sync succeeded: \d+ slices/);
     expect(summaryNumber(run.stdout, /(\d+) rows written/)).toBeGreaterThan(1000);
     expect(run.stdout).toMatch(/last 7 days per venue/);
+    // The dashboard of the demo warehouse, its path printed.
+    const dashboard = join(dir, 'demo-data', 'dashboard.html');
+    expect(run.stdout).toContain(`dashboard: ${dashboard}`);
+    expect(existsSync(dashboard)).toBe(true);
+    expect(readFileSync(dashboard, 'utf8')).toContain('id="dashboard-data"');
 
     const warehouse = join(dir, 'demo-data', 'warehouse.duckdb');
     const [counts] = await queryRows(warehouse, `SELECT

@@ -102,6 +102,10 @@ export const SEED_SQL: readonly string[] = [
      SELECT v.venue_id, 'venue-users-login-methods', m.method, d.day, d.day, (hash(v.venue_id, m.method, d.day) % 20)::DOUBLE, 'run-1', now()
        FROM seed_venues v, seed_days d,
             (VALUES ('email'), ('phone'), ('autologin'), ('social-a'), ('social-b'), ('social-c'), ('social-d')) m(method)`,
+  `INSERT INTO summary_values
+     SELECT v.venue_id, 'rating-statistics-summaries', m.metric, d.day, d.day, (hash(v.venue_id, d.day) % 20 * m.part)::DOUBLE, 'run-1', now()
+       FROM seed_venues v, seed_days d,
+            (VALUES ('requests-sent', 4), ('requests-opened', 3), ('requests-rated', 2), ('requests-commented', 1)) m(metric, part)`,
   `CREATE TEMP TABLE seed_rates AS
      SELECT venue_id, timezone('UTC', ts)::DATE AS day, sum(value) AS n FROM series_points
       WHERE stream = 'rating-history' AND metric = 'rates-count' GROUP BY ALL`,

@@ -12,6 +12,7 @@ import { sqlCommand } from './sql.js';
 import { reportCommand } from './report.js';
 import { checkCommand } from './check.js';
 import { statusCommand } from './status.js';
+import { dashboardCommand } from './dashboard.js';
 
 /** Every command the CLI offers, in the order `--help` lists them. */
 export const COMMANDS: readonly Command[] = [
@@ -25,6 +26,7 @@ export const COMMANDS: readonly Command[] = [
   reportCommand,
   checkCommand,
   statusCommand,
+  dashboardCommand,
   jobsCommand,
   serveCommand,
   mergeEventsCommand,

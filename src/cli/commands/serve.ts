@@ -15,6 +15,7 @@ export const serveCommand: Command = {
     const logger = commandLogger(args, io, config);
     const serve = await startServe(config, JOBS, logger);
     io.stdout.write(`venue-etl serve (PID ${process.pid})${serve.url ? `: receiver and health at ${serve.url}` : ''}\n`);
+    if (serve.dashboardUrl) io.stdout.write(`  dashboard at ${serve.dashboardUrl}/\n`);
     for (const job of serve.scheduler.status()) {
       io.stdout.write(`  ${job.name.padEnd(16)} ${job.schedule.padEnd(16)} next ${job.nextRun ? formatInZone(Date.parse(job.nextRun), job.timezone) : '-'}\n`);
     }

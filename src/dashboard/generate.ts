@@ -1,0 +1,74 @@
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { isTimeZone } from '../calendar/index.js';
+import { UsageError } from '../errors/index.js';
+import { checkSqlParams, withQuerySource, type QuerySourceOptions } from '../readside/index.js';
+import type { ReadSideConfig } from '../config/index.js';
+import { collectPageData, type CollectOptions } from './collect.js';
+import { renderHtml } from './render-html.js';
+
+export const DEFAULT_TOP_N = 10;
+export const DEFAULT_TITLE = 'venue-etl dashboard';
+
+export interface DashboardRequest {
+  readonly from?: string;
+  readonly to?: string;
+  readonly venues?: readonly string[];
+  readonly tz?: string;
+  readonly topN?: number;
+  readonly title?: string;
+  readonly staleAfterDays?: number;
+  readonly now?: Date;
+}
+
+export interface DashboardPage {
+  readonly html: string;
+  readonly venues: number;
+  readonly days: number;
+  readonly hourly: boolean;
+}
+
+/** Refuses what no page can be made from (exit 2), before anything is opened. */
+export function checkDashboardRequest(request: DashboardRequest): void {
+  checkSqlParams({ from: request.from, to: request.to, venues: request.venues });
+  if (request.tz !== undefined && !isTimeZone(request.tz)) {
+    throw new UsageError(`--tz must be an IANA time zone, got "${request.tz}"`, 'e.g. --tz UTC or --tz Europe/Madrid');
+  }
+}
+
+
+function collectOptions(request: DashboardRequest): CollectOptions {
+  return {
+    from: request.from,
+    to: request.to,
+    venues: request.venues,
+    tz: request.tz ?? 'UTC',
+    topN: request.topN ?? DEFAULT_TOP_N,
+    staleAfterDays: request.staleAfterDays ?? 2,
+    title: request.title ?? DEFAULT_TITLE,
+    now: request.now ?? new Date(),
+  };
+}
+
+/** The page from an open connection (the live server keeps its own). */
+export async function dashboardPage(connection: Parameters<typeof collectPageData>[0], request: DashboardRequest): Promise<DashboardPage> {
+  checkDashboardRequest(request);
+  const data = await collectPageData(connection, collectOptions(request));
+  return { html: renderHtml(data), venues: data.venues.length, days: data.days.length, hourly: data.peak !== null };
+}
+
+/** Reads the warehouse (or with `parquet` its export) and makes the page. */
+export async function buildDashboard(paths: Pick<ReadSideConfig, 'warehouse' | 'parquet'>, parquet: boolean, request: DashboardRequest, options: QuerySourceOptions = {}): Promise<DashboardPage> {
+  checkDashboardRequest(request);
+  return withQuerySource(paths, parquet, (source) => dashboardPage(source.connection, request), options);
+}
+
+/** Writes the page under a temporary name and renames it over `out`: a reader never sees half a page. */
+export function writeDashboardFile(out: string, html: string): string {
+  const path = resolve(out);
+  mkdirSync(dirname(path), { recursive: true });
+  const temporary = `${path}.${process.pid}.tmp`;
+  writeFileSync(temporary, html);
+  renameSync(temporary, path);
+  return path;
+}

@@ -1,0 +1,56 @@
+/**
+ * What the page embeds: every figure it draws, per venue, aligned to the range's days and months
+ * so the page only adds numbers up (for "all venues" and "the rest"). Numbers are the report
+ * rows' values unchanged; NULL (unknown) stays null and makes any sum it enters unknown.
+ */
+export type Count = number | null;
+
+export interface VenueEntry {
+  readonly id: string;
+  readonly name: string | null;
+  /** Rank by devices detected (venue-ranking); null for a venue with summaries only. */
+  readonly rank: number | null;
+  readonly detected: Count;
+  readonly authenticated: Count;
+  readonly logins: Count;
+  readonly embeds: Count;
+}
+
+export const DAILY_METRICS = ['detected', 'authenticated', 'logins', 'uniqueLogins', 'confirmedUsers', 'returningUsers', 'embeds'] as const;
+export type DailyMetric = (typeof DAILY_METRICS)[number];
+
+export interface PageData {
+  readonly title: string;
+  readonly generatedAt: string;
+  /** The range asked for (null = everything held), and the days and months it covers. */
+  readonly from: string | null;
+  readonly to: string | null;
+  readonly tz: string;
+  readonly topN: number;
+  readonly days: readonly string[];
+  readonly months: readonly string[];
+  /** In rank order; every per-venue array below is indexed like this one. */
+  readonly venues: readonly VenueEntry[];
+  /** daily[metric][venue][day] */
+  readonly daily: Readonly<Record<DailyMetric, readonly (readonly Count[])[]>>;
+  /** logins[venue][method] */
+  readonly methods: { readonly names: readonly string[]; readonly logins: readonly (readonly Count[])[] };
+  /** rated[venue][month][rate - 1] */
+  readonly ratings: { readonly rated: readonly (readonly (readonly Count[])[])[] };
+  /** funnel[venue] = [sent, opened, rated, commented] */
+  readonly funnel: readonly (readonly Count[])[];
+  /** detected[venue][(weekday - 1) * 24 + hour], null for a venue without hourly rows; null when none has any. */
+  readonly peak: { readonly detected: readonly (readonly Count[] | null)[] } | null;
+  /** status[stream] is one letter per day: L loaded, M missing, F failed. */
+  readonly coverage: {
+    readonly streams: readonly string[];
+    readonly days: readonly string[];
+    readonly status: readonly string[];
+    readonly loaded: readonly (readonly number[])[];
+    readonly venues: readonly number[];
+  };
+  readonly freshness: readonly Readonly<Record<string, unknown>>[];
+  readonly lastRuns: readonly Readonly<Record<string, unknown>>[];
+  readonly failedSlices: readonly Readonly<Record<string, unknown>>[];
+  readonly access: readonly Readonly<Record<string, unknown>>[];
+}

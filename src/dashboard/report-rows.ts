@@ -1,0 +1,69 @@
+import { z } from 'zod';
+import { EtlError, ExitCode } from '../errors/index.js';
+import { jsonValue, loadNamedSql, runNamedSql, type SqlParams } from '../readside/index.js';
+import type { DuckDBConnection } from '@duckdb/node-api';
+
+/**
+ * The rows of the named reports the dashboard draws, checked at the boundary between the SQL
+ * and the page: a report whose columns changed fails here with the column's name, not as a
+ * blank chart. Counts may be NULL (unknown, never 0) wherever the report says so.
+ */
+const count = z.number().nullable();
+const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
+const text = z.string();
+const json = z.unknown();
+
+export const REPORT_ROWS = {
+  'venue-ranking': z.object({ rank: z.number(), venue_id: text, name: text.nullable(), detected: count, authenticated: count, authenticated_share: count, logins: count, embeds: count }),
+  'daily-devices': z.object({ venue_id: text, day, detected: count, authenticated: count, authenticated_share: count }),
+  'daily-logins': z.object({ venue_id: text, day, logins: count, unique_logins: count }),
+  'users-summary': z.object({ venue_id: text, period_start: day, period_end: day, confirmed_users: count, returning_users: count }),
+  'remarketing-trend': z.object({ venue_id: text, day, embeds: count }),
+  'login-method-shares': z.object({ venue_id: text, method: text, logins: count, share: count }),
+  'rating-distribution': z.object({ venue_id: text, month: text, rates: count, average_rate: count, rated_1: count, rated_2: count, rated_3: count, rated_4: count, rated_5: count }),
+  'rating-request-funnel': z.object({ venue_id: text, sent: count, opened: count, rated: count, commented: count }),
+  'peak-hours': z.object({ venue_id: text, weekday: z.number().int().min(1).max(7), hour: z.number().int().min(0).max(23), detected: count, authenticated: count, logins: count, hours: z.number() }),
+  coverage: z.object({ stream: text, day, venues_loaded: z.number(), venues: z.number(), failed_slices: z.number(), status: z.enum(['loaded', 'missing', 'failed']) }),
+  freshness: z.record(z.string(), json),
+  'last-runs': z.record(z.string(), json),
+  'failed-slices': z.record(z.string(), json),
+  'venue-access': z.object({ venue_id: text }).catchall(json),
+} as const;
+
+export type ReportName = keyof typeof REPORT_ROWS;
+export type ReportRow<N extends ReportName> = z.infer<(typeof REPORT_ROWS)[N]>;
+
+/** Runs `sql/reports/NAME.sql` through the read side and returns its rows, checked. */
+export async function reportRows<N extends ReportName>(connection: DuckDBConnection, name: N, params: SqlParams): Promise<ReportRow<N>[]> {
+  const result = await runNamedSql(connection, loadNamedSql('reports', name), params);
+  const schema = z.array(REPORT_ROWS[name]);
+  // Only the columns the page reads (all of them for the open-ended row shapes): a year of
+  // 1,000 venues is 365,000 rows per daily report, and each converted cell costs.
+  const wanted = wantedColumns(REPORT_ROWS[name]);
+  const columns = result.columns.map((column, index) => ({ ...column, index })).filter((column) => wanted === undefined || wanted.has(column.name));
+  const objects = result.rows.map((row) => Object.fromEntries(columns.map((column) => [column.name, jsonValue(row[column.index], column.type)])));
+  const parsed = schema.safeParse(objects);
+  if (!parsed.success) throw reportShapeError(name, parsed.error);
+  return parsed.data as ReportRow<N>[];
+}
+
+function wantedColumns(schema: z.ZodType): ReadonlySet<string> | undefined {
+  if (!(schema instanceof z.ZodObject) || !(schema.def.catchall === undefined || schema.def.catchall instanceof z.ZodNever)) return undefined;
+  return new Set(Object.keys(schema.shape));
+}
+
+function reportShapeError(name: string, error: z.ZodError): Error {
+  const issue = error.issues[0];
+  return new DashboardReportError(name, `${issue?.path.join('.') ?? '?'}: ${issue?.message ?? 'unexpected rows'}`, error);
+}
+
+export class DashboardReportError extends EtlError {
+  constructor(report: string, detail: string, cause: unknown) {
+    super('VENUE_DASHBOARD_REPORT_SHAPE', `report ${report} returned rows the dashboard cannot draw (${detail})`, {
+      hint: `the dashboard reads the columns sql/reports/${report}.sql had when it was written; restore them or update src/dashboard/report-rows.ts`,
+      cause,
+      details: { report },
+    });
+    this.name = 'DashboardReportError';
+  }
+}
