@@ -1,4 +1,4 @@
--- 001_initial: every table and view of the public contract (CONTRACT §3) plus the internal
+-- 001_initial: every table and view of the public contract (README, "The warehouse") plus the internal
 -- bookkeeping tables (migrations, backfill progress).
 --
 -- Conventions
@@ -109,7 +109,7 @@ CREATE TABLE accounts (
 );
 
 -- ---------------------------------------------------------------------------------------
--- Upsert events (spec section 6) and what they are merged into
+-- Upsert events (docs/api.md §6) and what they are merged into
 -- ---------------------------------------------------------------------------------------
 
 CREATE TABLE upsert_events (

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ApiError, ApiErrorCode } from './errors.js';
 
 /**
- * The JSON:API envelope of spec §1 and §8. Only the envelope and resource identity are checked
+ * The JSON:API envelope of docs/api.md §1 and §8. Only the envelope and resource identity are checked
  * here; attribute schemas per resource type belong to the catalogue.
  */
 

@@ -5,9 +5,9 @@ import { AVERAGE_RATE, COUNT, RATE, RATE_VALUE, type PairMetric, type ValueDomai
 type Domains = Readonly<Record<string, ValueDomain>>;
 
 /**
- * The metric attributes of each statistics resource of spec §2.1, in the spec's order, with the
- * values each can take. Counts are the spec's `<count>` ("an integer, except where stated");
- * the rating attributes are what §2.1 and 4.8 say they are.
+ * The metric attributes of each statistics resource of docs/api.md §2.1, in its order, with the
+ * values each can take. Counts are the platform's `<count>` ("an integer, except where stated");
+ * the rating attributes are what §2.1 and §4.8 say they are.
  */
 export const metricDomains = {
   'venue-devices-history': { detected: COUNT, 'unique-detected': COUNT, 'unique-authenticated': COUNT, authenticated: COUNT },
@@ -20,19 +20,19 @@ export const metricDomains = {
   'venue-users-summary': { logins: COUNT, 'unique-logins': COUNT, 'confirmed-users': COUNT, 'returning-users': COUNT },
   'venue-remarketing-history': { embeds: COUNT },
   'rating-history': { 'rates-average': RATE, 'rates-count': COUNT },
-  // The one resource with snake_case attributes (spec 4.9).
+  // The one resource with snake_case attributes (docs/api.md §4.9).
   rating: { rates_count: COUNT, average_rate: AVERAGE_RATE },
   'rating-statistics-summary': { 'requests-commented': COUNT, 'requests-sent': COUNT, 'requests-opened': COUNT, 'requests-rated': COUNT },
 } as const satisfies Readonly<Record<string, Domains>>;
 
-/** `rates_per_value`: the number of rates for each value 1 to 5 (spec 4.9). */
+/** `rates_per_value`: the number of rates for each value 1 to 5 (docs/api.md §4.9). */
 export const RATES_PER_VALUE: PairMetric = { attribute: 'rates_per_value', key: RATE_VALUE, value: COUNT };
 
 const seriesOf = (domains: Domains): z.ZodObject => z.looseObject(Object.fromEntries(Object.keys(domains).map((name) => [name, seriesAttribute])));
 const numbersOf = (domains: Domains): Record<string, typeof numeric> => Object.fromEntries(Object.keys(domains).map((name) => [name, numeric]));
 
 /**
- * Attribute schemas of every resource type of spec §2, field for field. Objects are loose:
+ * Attribute schemas of every resource type of docs/api.md §2, field for field. Objects are loose:
  * unknown attributes pass and are reported as drift by the normalizer; a missing or wrongly typed
  * attribute fails the slice with the field's name. Metric values are checked against their
  * domains by the normalizer, not here (one place for series and summaries).

@@ -1,4 +1,4 @@
-/** Parquet export of the warehouse (CONTRACT §4): incremental, one atomic file per partition. */
+/** Parquet export of the warehouse (README, "Parquet"): incremental, one atomic file per partition. */
 export { exportParquet, selectTables } from './export-parquet.js';
 export type { ExportOptions } from './export-parquet.js';
 export type { ExportReport, TableExportReport } from './export-report.js';

@@ -1,4 +1,4 @@
-/** One warehouse table of CONTRACT §3 as the export writes it. */
+/** One warehouse table (README, "The warehouse") as the export writes it. */
 export interface ExportTable {
   readonly name: string;
   /**

@@ -1,7 +1,7 @@
 import { EtlError } from '../errors/index.js';
 
 /**
- * The API sent a document that does not match the spec's field tables (a missing or wrongly
+ * The API sent a document that does not match the field tables of docs/api.md (a missing or wrongly
  * typed attribute). Not retried: the same request would return the same document. The slice
  * fails, other slices go on.
  */

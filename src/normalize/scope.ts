@@ -20,7 +20,7 @@ export function relationshipId(resource: ResourceLike, name: string): string | u
  * `filter[venue]`/`filter[project]` value): whenever it names one with a `venue`/`project`
  * relationship, it must be that one (UUIDs compare case-insensitively). An answer about another
  * venue would otherwise be stored under it, or under the one asked for. Lists filtered by venue
- * and role lists must name it; the analytics resources of spec 4.1–4.9 need not.
+ * and role lists must name it; the analytics resources of docs/api.md §4.1–4.9 need not.
  */
 export function checkScope(endpoint: EndpointRow, resource: ResourceLike, askedId: string, where: string): void {
   const name = endpoint.scope === 'project' ? 'project' : endpoint.scope === 'venue' ? 'venue' : undefined;

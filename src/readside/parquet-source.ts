@@ -15,9 +15,9 @@ function hasParquetFiles(dir: string): boolean {
 }
 
 /**
- * The view standing in for one table: the exported files read the way CONTRACT §4 says any
- * engine reads them, with the table's columns in the warehouse's order and types (the manifest
- * knows them). A table exported with no rows still gets a typed, empty view. Generated from
+ * The view standing in for one table: the exported files read the way any engine reads them
+ * (README, "Parquet"), with the table's columns in the warehouse's order and types (the
+ * manifest knows them). A table exported with no rows still gets a typed, empty view. Generated from
  * the manifest (paths and columns differ per export), so it is built here, not kept in sql/.
  */
 function viewSql(table: ExportTable, tableDir: string, entry: TableEntry | undefined): string | undefined {

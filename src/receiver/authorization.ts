@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 
 /**
- * Checks the `Authorization` header against the configured value (spec §5: the customer stores
+ * Checks the `Authorization` header against the configured value (docs/api.md §5: the customer stores
  * the complete header value, e.g. `Basic …`). Both sides are hashed first so the comparison
  * takes the same time whatever the lengths, and a wrong credential's length leaks nothing.
  * The comparison is exact: the scheme's case and every space count, as the customer typed them.

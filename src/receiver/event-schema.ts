@@ -3,7 +3,7 @@ import { isCalendarDate } from '../calendar/index.js';
 import { parseInstant } from './timestamps.js';
 
 /**
- * The upsert event body (spec §6). The spec lists fields but not which are optional, so the
+ * The upsert event body (docs/api.md §6). The platform lists fields but not which are optional, so the
  * schema is strict only where the warehouse cannot do without a value:
  *  - `data.user.id` and `data.venue.id` are required UUIDs (they are the keys of every row);
  *  - every other field may be absent or null, but when present it must have the listed type

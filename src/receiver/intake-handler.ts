@@ -47,7 +47,7 @@ function refusal(status: number, code: string, message: string, extra: Partial<A
 }
 
 /**
- * `POST /users/` (spec §6). Checks in order: route (404/405), Authorization (401),
+ * `POST /users/` (docs/api.md §6). Checks in order: route (404/405), Authorization (401),
  * Content-Type (415), size (413), JSON (400), fields (400 naming each path); then the raw body
  * is journaled and fsynced, and only then answered 200 `{"status":"accepted","event_id":…}`
  * (the warehouse merge follows asynchronously). A journal that cannot write answers 503 with

@@ -65,8 +65,8 @@ export interface RunningReceiver {
 }
 
 /**
- * Starts the upsert event receiver (CONTRACT §5): HTTP intake into a durable journal, and a
- * merge of the journal into the warehouse whenever the warehouse can be written.
+ * Starts the upsert event receiver (README, "The event receiver"): HTTP intake into a durable
+ * journal, and a merge of the journal into the warehouse whenever the warehouse can be written.
  */
 export async function startReceiver(options: StartReceiverOptions): Promise<RunningReceiver> {
   if (options.authorization.trim() === '') {

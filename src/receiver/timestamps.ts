@@ -1,7 +1,7 @@
 import { isCalendarDate } from '../calendar/index.js';
 
 /**
- * Instants in events are "ISO 8601 timestamps" (spec §6) and `created-at` carries
+ * Instants in events are "ISO 8601 timestamps" (docs/api.md §6) and `created-at` carries
  * microseconds. `Date.parse` keeps milliseconds only and accepts many non-ISO shapes, so
  * instants are parsed here: the microseconds order events exactly, and the normalized UTC
  * text casts to TIMESTAMPTZ without depending on the session time zone.

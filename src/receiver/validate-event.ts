@@ -13,7 +13,7 @@ export type EventValidation =
 
 const AGREEMENTS_PATH = ['data', 'user-venue-agreements'];
 
-/** Validates a parsed JSON value against spec §6; every problem is reported, each by its path. */
+/** Validates a parsed JSON value against docs/api.md §6; every problem is reported, each by its path. */
 export function validateEvent(value: unknown): EventValidation {
   const parsed = UpsertEventBody.safeParse(value);
   if (parsed.success) {

@@ -1,4 +1,4 @@
-/** The built-in simulator of the venue API (spec §4, §8) and its upsert event sender (spec §6). */
+/** The built-in simulator of the venue API (docs/api.md §4, §8) and its upsert event sender (§6). */
 export { startSimulator } from './simulator.js';
 export type { Simulator } from './simulator.js';
 export type { SimulatorOptions } from './options.js';

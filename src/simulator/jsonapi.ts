@@ -1,4 +1,4 @@
-/** JSON:API shapes the simulator serves (spec §1, §8). */
+/** JSON:API shapes the simulator serves (docs/api.md §1, §8). */
 const JSONAPI_VERSION = { version: '1.0' } as const;
 
 export interface Relationship {
@@ -52,7 +52,7 @@ export function singleDocument(data: Resource): SingleDocument {
   return { data, jsonapi: { ...JSONAPI_VERSION } };
 }
 
-/** `meta.count` is the number of resources in this response (this page), as spec §8 says. */
+/** `meta.count` is the number of resources in this response (this page), as docs/api.md §8 says. */
 export function listDocument(data: readonly Resource[], links: PageLinks): ListDocument {
   return { data, meta: { count: data.length }, links, jsonapi: { ...JSONAPI_VERSION } };
 }

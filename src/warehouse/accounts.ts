@@ -1,7 +1,7 @@
 import type { Session } from './session.js';
 import { sql } from './sql-files.js';
 
-/** One account as the API returns it (accounts resource, spec 2.3). */
+/** One account as the API returns it (accounts resource, docs/api.md §2.3). */
 export interface AccountRow {
   readonly accountId: string;
   readonly email: string | null;

@@ -10,7 +10,7 @@ async function collect(client: ApiClient, path: string, pageSize: number): Promi
   return pages;
 }
 
-/** Serves `total` roles in pages as spec §8 describes, with absolute links. */
+/** Serves `total` roles in pages as docs/api.md §8 describes, with absolute links. */
 function pagedRoles(total: number, origin: () => string): Handler {
   return (req, res) => {
     const url = new URL(req.url ?? '/', origin());

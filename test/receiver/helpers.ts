@@ -96,7 +96,7 @@ export interface EventParts {
   readonly venueName?: string;
 }
 
-/** A full-form event body as the platform sends it (spec §6). */
+/** A full-form event body as the platform sends it (docs/api.md §6). */
 export function eventBody(parts: EventParts = {}): string {
   return JSON.stringify({
     data: {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALL_PERMISSIONS, SERIES_STREAMS, SUMMARY_STREAMS, startSimulator, type Simulator } from '../../src/simulator/index.js';
 import { TODAY, UUID, expectErrorsDocument, get } from './helpers.js';
 
-// The attribute tables of spec §2.1, in the spec's order.
+// The attribute tables of docs/api.md §2.1, in its order.
 const SERIES_ATTRIBUTES: Record<string, string[]> = {
   'venue-devices-history': ['detected', 'unique-detected', 'unique-authenticated', 'authenticated'],
   'venue-users-history': ['logins', 'unique-logins'],

@@ -41,7 +41,7 @@ async function receiver(behaviour: Behaviour = (_d, _a, res) => res.writeHead(20
 const world = buildWorld({ seed: 4, venues: 4, days: 60, today: TODAY });
 const AUTH = 'Basic dXNlcjpzZWNyZXQ=';
 
-describe('upsert events (spec §6)', () => {
+describe('upsert events (docs/api.md §6)', () => {
   it('are deterministic, well formed and grow visits per user and venue', () => {
     const events = generateEvents(world, 60);
     expect(generateEvents(world, 60)).toEqual(events);

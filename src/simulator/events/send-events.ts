@@ -61,7 +61,7 @@ export interface SendEventsResult {
 }
 
 /**
- * The upstream's outbound upsert events (spec §6): POSTs to the receiver, with duplicates,
+ * The upstream's outbound upsert events (docs/api.md §6): POSTs to the receiver, with duplicates,
  * shuffled order and concurrency as a real sender may produce, retrying network errors, 408,
  * 425, 429 and 5xx with backoff that honours Retry-After. Other 4xx answers are final.
  */

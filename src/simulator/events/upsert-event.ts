@@ -4,7 +4,7 @@ import { DAY_MS, dateToDays } from '../../calendar/index.js';
 import { isoWithOffset } from '../dates.js';
 import type { Venue, WifiUser, World } from '../world/world.js';
 
-/** The body of an upsert event (spec §6), field names as the service sends them. */
+/** The body of an upsert event (docs/api.md §6), field names as the service sends them. */
 export interface UpsertBody {
   readonly data: {
     readonly user: {

@@ -27,7 +27,7 @@ const positiveInt = (query: URLSearchParams, name: string): number | undefined =
 };
 
 /**
- * Page-based pagination (spec §8). A size above the maximum is clamped to it. A page number past
+ * Page-based pagination (docs/api.md §8). A size above the maximum is clamped to it. A page number past
  * the last page answers 200 with empty `data`, `next` null and `previous` pointing at the last
  * page, so a client walking `links.next` always stops.
  */

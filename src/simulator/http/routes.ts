@@ -24,7 +24,7 @@ const list = (context: RouteContext, items: readonly Resource[]): Document => {
   return listDocument(page.data, page.links);
 };
 
-/** Every endpoint of spec §4, one row each. Paths end with a slash, as the spec writes them. */
+/** Every endpoint of docs/api.md §4, one row each. Paths end with a slash, as the platform writes them. */
 const ROUTES: readonly Route[] = [
   {
     // 4.1–4.9: history endpoints need from/to; summaries default to the whole history.

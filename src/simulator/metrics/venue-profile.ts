@@ -1,6 +1,6 @@
 import { hashString, mix, seedKey, unit } from '../hash.js';
 
-/** Login methods of `venue-users-login-methods`, in the spec's order. */
+/** Login methods of `venue-users-login-methods`, in the order of docs/api.md §2.1. */
 export const LOGIN_METHODS = ['email', 'phone', 'autologin', 'social-a', 'social-b', 'social-c', 'social-d'] as const;
 
 /**

@@ -102,7 +102,7 @@ export function createGroundTruth({ index, roles, epoch, recentDays }: TruthSour
       return epoch();
     },
     series(venueId, stream, from, to) {
-      // A one-day range is served hour by hour (spec 4.1: "daily/hourly").
+      // A one-day range is served hour by hour (docs/api.md §4.1: daily, or hourly).
       if (from === to) {
         const day = dateToDays(from);
         const hours = day > todayDay ? [] : truth.hours(venueId, from);

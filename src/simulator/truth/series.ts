@@ -14,7 +14,7 @@ export interface SeriesTruth {
 /** A day's values carry every field of an hour's, so one reader serves both grains. */
 type Reader = (values: HourValues) => number | null;
 
-/** The attributes of each history resource, in the spec's order (§2.1). */
+/** The attributes of each history resource, in the order of docs/api.md §2.1. */
 const SERIES_METRICS: Readonly<Record<SeriesStream, ReadonlyArray<readonly [string, Reader]>>> = {
   'venue-devices-history': [
     ['detected', (v) => v.detected],

@@ -1,4 +1,4 @@
-/** Endpoints returning one resource of time series (spec 4.1, 4.3, 4.7, 4.8). */
+/** Endpoints returning one resource of time series (docs/api.md §4.1, §4.3, §4.7, §4.8). */
 export const SERIES_STREAMS = [
   'venue-devices-history',
   'venue-users-history',
@@ -7,7 +7,7 @@ export const SERIES_STREAMS = [
 ] as const;
 export type SeriesStream = (typeof SERIES_STREAMS)[number];
 
-/** Endpoints returning one resource of totals over a range (spec 4.2, 4.4, 4.5, 4.6, 4.9). */
+/** Endpoints returning one resource of totals over a range (docs/api.md §4.2, §4.4, §4.5, §4.6, §4.9). */
 export const SUMMARY_STREAMS = [
   'venue-devices-summary',
   'venue-users-login-methods',

@@ -7,7 +7,7 @@ const total = (days: readonly DayValues[], read: (d: DayValues) => number): numb
 const unique = (days: readonly DayValues[], read: (d: DayValues) => number): number => combineUnique(days.map(read));
 
 /**
- * Attributes of a summary resource over the given days, in the spec's order (§2.1). Additive
+ * Attributes of a summary resource over the given days, in the order of docs/api.md §2.1. Additive
  * counts are the sums of the daily series; unique counts are combined and capped by their totals.
  */
 export function summaryOf(stream: SummaryStream, days: readonly DayValues[]): Readonly<Record<string, unknown>> {

@@ -1,4 +1,4 @@
-/** Permission strings seen on roles (spec §2.2), in the order they are listed there. */
+/** Permission strings seen on roles (docs/api.md §2.2), in the order they are listed there. */
 export const ALL_PERMISSIONS: readonly string[] = [
   'basic_data.read', 'basic_data.list',
   'venues.read', 'venues.list', 'venues.create', 'venues.update', 'venues.destroy',

@@ -13,7 +13,7 @@ export interface Project {
   readonly venueIds: readonly string[];
 }
 
-/** Venue fields as the upsert event (spec §6) carries them. */
+/** Venue fields as the upsert event (docs/api.md §6) carries them. */
 export interface Venue {
   readonly id: string;
   readonly projectId: string;
@@ -25,7 +25,7 @@ export interface Venue {
   readonly createdAt: string;
 }
 
-/** An account of the venue platform (spec §2.3): who holds roles and calls the API. */
+/** An account of the venue platform (docs/api.md §2.3): who holds roles and calls the API. */
 export interface Account {
   readonly id: string;
   readonly email: string;
@@ -37,7 +37,7 @@ export interface Account {
   readonly createdById: string | null;
 }
 
-/** A Wi-Fi guest: the `user` of the upsert events (spec §6). */
+/** A Wi-Fi guest: the `user` of the upsert events (docs/api.md §6). */
 export interface WifiUser {
   readonly id: string;
   readonly email: string;
