@@ -12,21 +12,8 @@
 -- device that day): they are shown only for days the API sent at day grain, NULL otherwise.
 -- A value the API sent as null is unknown, not 0: a day with such a point has no known total
 -- for that metric (NULL), rather than the sum of the hours that were sent.
-WITH points AS (
-  SELECT venue_id, date_trunc('day', timezone('UTC', ts))::DATE AS day, granularity, metric, value
-  FROM series_points
-  WHERE stream = 'venue-devices-history'
-    AND (getvariable('from_date') IS NULL OR timezone('UTC', ts)::DATE >= getvariable('from_date'))
-    AND (getvariable('to_date') IS NULL OR timezone('UTC', ts)::DATE <= getvariable('to_date'))
-    AND (getvariable('venue_ids') IS NULL OR list_contains(getvariable('venue_ids'), venue_id::VARCHAR))
-),
-per_metric AS (
-  -- sum() skips NULLs: a total over a day with an unknown point is itself unknown.
-  SELECT venue_id, day, metric,
-         bool_and(granularity = 'day') AS day_grain,
-         CASE WHEN count(value) = count(*) THEN sum(value) END AS total
-  FROM points
-  GROUP BY venue_id, day, metric
+WITH per_metric AS (
+  SELECT * FROM series_day_totals('venue-devices-history', getvariable('from_date'), getvariable('to_date'), getvariable('venue_ids'))
 ),
 daily AS (
   SELECT venue_id, day,

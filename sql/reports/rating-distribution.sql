@@ -7,28 +7,12 @@
 --
 -- The average is computed from the distribution (sum of value x count / count), so it is exact
 -- for any bucket, unlike an average of per-period averages. Day rows win over month rows that
--- cover the same days (see login-method-shares.sql). A count the API sent as null is unknown,
--- not 0: its rated_N is NULL, and so are the month's rates and average_rate.
-WITH periods AS (
-  SELECT venue_id, metric, period_start, period_end, value
-  FROM summary_values
-  WHERE stream = 'rating-summary'
-    AND metric LIKE 'rates\_per\_value.%' ESCAPE '\'
-    AND (getvariable('from_date') IS NULL OR period_start >= getvariable('from_date'))
-    AND (getvariable('to_date') IS NULL OR period_start <= getvariable('to_date'))
-    AND (getvariable('venue_ids') IS NULL OR list_contains(getvariable('venue_ids'), venue_id::VARCHAR))
-),
-day_rows AS (
-  SELECT * FROM periods WHERE period_end = period_start
-),
-chosen AS (
-  SELECT * FROM day_rows
-  UNION ALL
-  SELECT p.* FROM periods p
-  WHERE p.period_end > p.period_start
-    AND NOT EXISTS (SELECT 1 FROM day_rows d
-                    WHERE d.venue_id = p.venue_id AND d.metric = p.metric
-                      AND d.period_start BETWEEN p.period_start AND p.period_end)
+-- cover the same days (summary_periods, in sql/migrations/003_report_macros.sql). A count the
+-- API sent as null is unknown, not 0: its rated_N is NULL, and so are the month's rates and
+-- average_rate.
+WITH chosen AS (
+  SELECT * FROM summary_periods('rating-summary', getvariable('from_date'), getvariable('to_date'), getvariable('venue_ids'))
+  WHERE metric LIKE 'rates\_per\_value.%' ESCAPE '\'
 ),
 counts AS (
   SELECT venue_id,

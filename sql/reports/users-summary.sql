@@ -6,28 +6,12 @@
 --   SET VARIABLE venue_ids = ['<venue uuid>'];       -- VARCHAR[]
 --
 -- One row per period the API summarised: days (period_end = period_start) or months. Day rows
--- win over the month rows that cover the same days (see login-method-shares.sql), so nothing is
--- shown twice. confirmed-users and returning-users are the API's counts for the period as sent;
--- a value the API sent as null stays NULL (unknown, not 0).
-WITH periods AS (
-  SELECT venue_id, metric, period_start, period_end, value
-  FROM summary_values
-  WHERE stream = 'venue-users-summary'
-    AND (getvariable('from_date') IS NULL OR period_start >= getvariable('from_date'))
-    AND (getvariable('to_date') IS NULL OR period_start <= getvariable('to_date'))
-    AND (getvariable('venue_ids') IS NULL OR list_contains(getvariable('venue_ids'), venue_id::VARCHAR))
-),
-day_rows AS (
-  SELECT * FROM periods WHERE period_end = period_start
-),
-chosen AS (
-  SELECT * FROM day_rows
-  UNION ALL
-  SELECT p.* FROM periods p
-  WHERE p.period_end > p.period_start
-    AND NOT EXISTS (SELECT 1 FROM day_rows d
-                    WHERE d.venue_id = p.venue_id AND d.metric = p.metric
-                      AND d.period_start BETWEEN p.period_start AND p.period_end)
+-- win over the month rows that cover the same days (summary_periods, in
+-- sql/migrations/003_report_macros.sql), so nothing is shown twice. confirmed-users and
+-- returning-users are the API's counts for the period as sent; a value the API sent as null
+-- stays NULL (unknown, not 0).
+WITH chosen AS (
+  SELECT * FROM summary_periods('venue-users-summary', getvariable('from_date'), getvariable('to_date'), getvariable('venue_ids'))
 )
 SELECT venue_id,
        period_start,

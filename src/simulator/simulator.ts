@@ -1,34 +1,22 @@
 import { EtlError } from '../errors/index.js';
-import { toFaultSpec, type FaultSpec } from './faults/fault-spec.js';
+import { toFaultSpec } from './faults/fault-spec.js';
 import { seedKey } from './hash.js';
 import type { SimulatorControls } from './http/control.js';
-import { RequestLog, type RecordedRequest } from './http/request-log.js';
+import { RequestLog } from './http/request-log.js';
 import { listen } from './http/server.js';
 import { resolveOptions, type SimulatorOptions } from './options.js';
 import { createGroundTruth, type GroundTruth } from './truth/ground-truth.js';
-import { RoleBook, type RoleChanges } from './world/role-book.js';
+import { RoleBook } from './world/role-book.js';
 import { WorldIndex } from './world/world-index.js';
-import { buildWorld, type World } from './world/world.js';
+import { buildWorld } from './world/world.js';
 
+/** A running simulator: its address and ground truth, plus the controls the HTTP endpoints drive. */
 export interface Simulator extends SimulatorControls {
   /** Base URL without a trailing slash, e.g. `http://127.0.0.1:41234`. */
   readonly url: string;
   readonly token: string;
-  readonly world: World;
   /** What the endpoints serve right now (current revision and roles). */
   readonly truth: GroundTruth;
-  /** API requests answered so far, in the order they finished. */
-  readonly requests: readonly RecordedRequest[];
-  /** The fault spec in force. */
-  readonly faults: FaultSpec;
-  /** The revision epoch: how many times `revise()` was called. */
-  readonly revision: number;
-  clearRequests(): void;
-  /** Late data: the values of today and the `reviseRecentDays` days before it change. */
-  revise(): void;
-  /** Seeded changes: one role added, one removed (never `me`'s), one's permissions changed. */
-  mutateRoles(): RoleChanges;
-  setFaults(spec: string | FaultSpec): void;
   /** Closes the server and its open sockets at once. */
   close(): Promise<void>;
 }

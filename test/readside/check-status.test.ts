@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatCsv } from '../../src/readside/format-csv.js';
 import { openWarehouseSource, runChecks, type CheckResult } from '../../src/readside/index.js';
-import { runCli, runOnFile, seededWarehouse, tempDir, utcDay, V1, V2, writeConfig } from './fixture.js';
+import { runCli, runOnFile, seededWarehouse, tempDir, utcDay, V1, V2, useSeededCli, writeConfig } from './fixture.js';
 
 async function checks(warehouse: string, streams?: readonly string[]): Promise<Record<string, CheckResult>> {
   const source = await openWarehouseSource(warehouse);
@@ -82,14 +82,7 @@ describe('venue-etl check', () => {
 });
 
 describe('venue-etl status', () => {
-  const { dir, cleanup } = tempDir();
-  let config: string;
-
-  beforeAll(async () => {
-    await seededWarehouse(join(dir, 'warehouse.duckdb'));
-    config = writeConfig(dir);
-  });
-  afterAll(cleanup);
+  const { config } = useSeededCli();
 
   it('shows cursors and freshness per stream, the last runs and the failed slices of the last run', async () => {
     const run = await runCli(['status', '--config', config]);

@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from '
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportParquet, EXPORT_TABLES, MANIFEST_FILE, type ExportReport } from '../../src/export/index.js';
-import { runCli, runOnFile, seededWarehouse, spawnCli, tempDir, withFile, writeConfig } from './fixture.js';
+import { runCli, runOnFile, seededWarehouse, spawnCli, tempDir, withFile, useSeededCli, writeConfig } from './fixture.js';
 
 /** Every file below `dir` (relative path → inode and mtime), to tell rewritten files from untouched ones. */
 function fileIdentities(dir: string): Map<string, string> {
@@ -154,15 +154,7 @@ describe('parquet export', () => {
 });
 
 describe('export through the CLI', () => {
-  const { dir, cleanup } = tempDir();
-  const warehouse = join(dir, 'warehouse.duckdb');
-  let config: string;
-
-  beforeAll(async () => {
-    await seededWarehouse(warehouse);
-    config = writeConfig(dir);
-  });
-  afterAll(cleanup);
+  const { dir, warehouse, config } = useSeededCli();
 
   it('prints written / unchanged / removed, rows, size and seconds per table', async () => {
     const run = await runCli(['export', '--config', config, '--tables', 'accounts,series_points', '--log-level', 'warn']);

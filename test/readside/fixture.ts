@@ -4,6 +4,9 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DuckDBInstance } from '@duckdb/node-api';
+import { afterAll, beforeAll } from 'vitest';
+import { formatJson } from '../../src/readside/format-json.js';
+import { loadNamedSql, runNamedSql, type QuerySource, type SqlParams } from '../../src/readside/index.js';
 import { assertBuilt, CLI } from '../dist.js';
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -32,6 +35,16 @@ const TODAY_MS = Math.floor(Date.now() / 86_400_000) * 86_400_000;
 
 export function utcDay(offsetDays: number): string {
   return new Date(TODAY_MS + offsetDays * 86_400_000).toISOString().slice(0, 10);
+}
+
+/** Runs the report `name` on a source as `venue-etl report --format json` prints it, and closes the source. */
+export async function report(opening: Promise<QuerySource>, name: string, params: SqlParams = {}): Promise<Record<string, unknown>[]> {
+  const source = await opening;
+  try {
+    return JSON.parse(formatJson(await runNamedSql(source.connection, loadNamedSql('reports', name), params))) as Record<string, unknown>[];
+  } finally {
+    await source.close();
+  }
 }
 
 /** Runs statements on the file with its own instance, closed afterwards (one writer at a time). */
@@ -163,6 +176,19 @@ export function writeConfig(dir: string, extra: Record<string, unknown> = {}): s
     }),
   );
   return path;
+}
+
+/**
+ * For a describe block that runs the CLI on the seeded data: a temp folder with the config
+ * (written now) and the seeded warehouse (before the block's tests), removed afterwards.
+ */
+export function useSeededCli(): { readonly dir: string; readonly warehouse: string; readonly config: string } {
+  const { dir, cleanup } = tempDir();
+  const warehouse = join(dir, 'warehouse.duckdb');
+  const config = writeConfig(dir);
+  beforeAll(() => seededWarehouse(warehouse));
+  afterAll(cleanup);
+  return { dir, warehouse, config };
 }
 
 export interface CliResult {

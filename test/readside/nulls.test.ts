@@ -7,11 +7,8 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportParquet } from '../../src/export/index.js';
-import { formatJson } from '../../src/readside/format-json.js';
-import { listNamedSql, loadNamedSql, openParquetSource, openWarehouseSource, runChecks, runNamedSql, type QuerySource } from '../../src/readside/index.js';
-import { A1, A2, runOnFile, seededWarehouse, tempDir, utcDay, V1, V2, withFile } from './fixture.js';
-
-type Row = Record<string, unknown>;
+import { listNamedSql, openParquetSource, openWarehouseSource, runChecks } from '../../src/readside/index.js';
+import { A1, A2, report, runOnFile, seededWarehouse, tempDir, utcDay, V1, V2, withFile } from './fixture.js';
 
 const UNKNOWN_HOUR_DAY = utcDay(-5);
 const UNKNOWN_EMBEDS_DAY = utcDay(-8);
@@ -40,15 +37,6 @@ const NULLS_SQL: readonly string[] = [
   `UPDATE summary_values SET value = NULL
     WHERE venue_id = '${V2}' AND stream = 'rating-summary' AND metric = 'rates_per_value.3' AND period_start = DATE '${UNKNOWN_RATE_DAY}'`,
 ];
-
-async function report(opening: Promise<QuerySource>, name: string): Promise<Row[]> {
-  const source = await opening;
-  try {
-    return JSON.parse(formatJson(await runNamedSql(source.connection, loadNamedSql('reports', name), {}))) as Row[];
-  } finally {
-    await source.close();
-  }
-}
 
 describe('reports and checks on data with NULLs', () => {
   const { dir, cleanup } = tempDir();

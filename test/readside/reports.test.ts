@@ -2,23 +2,12 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportParquet } from '../../src/export/index.js';
-import { formatJson } from '../../src/readside/format-json.js';
-import { listNamedSql, loadNamedSql, openParquetSource, openWarehouseSource, runNamedSql, type QuerySource, type SqlParams } from '../../src/readside/index.js';
+import { listNamedSql, loadNamedSql, openParquetSource, openWarehouseSource, type SqlParams } from '../../src/readside/index.js';
 import { variableStatements } from '../../src/readside/variables.js';
-import { DAYS, repoRoot, runCli, seededWarehouse, tempDir, utcDay, V1, V2, withFile, writeConfig } from './fixture.js';
+import { DAYS, report, repoRoot, runCli, runOnFile, seededWarehouse, tempDir, utcDay, V1, V2, withFile, useSeededCli } from './fixture.js';
 
 const REQUIRED = ['daily-devices', 'daily-logins', 'login-method-shares', 'rating-distribution', 'remarketing-trend', 'venue-access', 'freshness'];
 
-type Row = Record<string, unknown>;
-
-async function report(opening: Promise<QuerySource>, name: string, params: SqlParams = {}): Promise<Row[]> {
-  const source = await opening;
-  try {
-    return JSON.parse(formatJson(await runNamedSql(source.connection, loadNamedSql('reports', name), params))) as Row[];
-  } finally {
-    await source.close();
-  }
-}
 
 describe('named reports', () => {
   const { dir, cleanup } = tempDir();
@@ -119,15 +108,40 @@ describe('named reports', () => {
   });
 });
 
-describe('venue-etl report (CLI)', () => {
+describe('summary reports over day and month rows', () => {
   const { dir, cleanup } = tempDir();
-  let config: string;
+  const warehouse = join(dir, 'warehouse.duckdb');
+  const parquet = join(dir, 'parquet');
+  /** A month before the seeded days: only its month row exists. */
+  const EARLY_MONTH = '2020-03-01';
 
   beforeAll(async () => {
-    await seededWarehouse(join(dir, 'warehouse.duckdb'));
-    config = writeConfig(dir);
+    await seededWarehouse(warehouse);
+    await runOnFile(warehouse, [
+      // The month of a seeded day: its day rows count, this row must not.
+      `INSERT INTO summary_values VALUES ('${V1}', 'venue-users-login-methods', 'email',
+         date_trunc('month', DATE '${utcDay(-10)}')::DATE, (date_trunc('month', DATE '${utcDay(-10)}') + INTERVAL 1 MONTH - INTERVAL 1 DAY)::DATE,
+         99999, 'run-1', now())`,
+      `INSERT INTO summary_values VALUES ('${V1}', 'venue-users-login-methods', 'email', DATE '${EARLY_MONTH}', DATE '2020-03-31', 1000, 'run-1', now())`,
+    ]);
+    await exportParquet({ warehouse, dir: parquet });
   });
   afterAll(cleanup);
+
+  it('login-method-shares counts the day rows and only the months without them, on the warehouse and on the Parquet export', async () => {
+    const [days] = await runOnFile(
+      warehouse,
+      `SELECT sum(value)::INTEGER AS logins FROM summary_values
+        WHERE venue_id = '${V1}' AND stream = 'venue-users-login-methods' AND metric = 'email' AND period_end = period_start`,
+    );
+    const rows = await report(openWarehouseSource(warehouse), 'login-method-shares', { venues: [V1] });
+    expect(rows.find((r) => r.method === 'email')).toMatchObject({ logins: Number(days.logins) + 1000, first_day: EARLY_MONTH });
+    expect(await report(openParquetSource(parquet), 'login-method-shares', { venues: [V1] })).toEqual(rows);
+  });
+});
+
+describe('venue-etl report (CLI)', () => {
+  const { config } = useSeededCli();
 
   it('lists the reports with their description', async () => {
     const run = await runCli(['report']);

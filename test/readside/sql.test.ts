@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatJson } from '../../src/readside/format-json.js';
 import { openParquetSource, openWarehouseSource, runReadOnly, type QuerySource } from '../../src/readside/index.js';
-import { repoRoot, runCli, runOnFile, seededWarehouse, tempDir, writeConfig } from './fixture.js';
+import { repoRoot, runCli, runOnFile, tempDir, useSeededCli, writeConfig } from './fixture.js';
 
 async function withSource(opening: Promise<QuerySource>, query: string): Promise<string> {
   const source = await opening;
@@ -15,16 +15,8 @@ async function withSource(opening: Promise<QuerySource>, query: string): Promise
 }
 
 describe('venue-etl sql', () => {
-  const { dir, cleanup } = tempDir();
-  const warehouse = join(dir, 'warehouse.duckdb');
-  let config: string;
+  const { dir, warehouse, config } = useSeededCli();
   const sql = (query: string, ...options: string[]) => runCli(['sql', query, '--config', config, ...options]);
-
-  beforeAll(async () => {
-    await seededWarehouse(warehouse);
-    config = writeConfig(dir);
-  });
-  afterAll(cleanup);
 
   it('prints an aligned table by default', async () => {
     const run = await sql(`SELECT stream, count(*) AS n FROM series_points GROUP BY stream ORDER BY stream`);

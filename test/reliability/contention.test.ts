@@ -10,7 +10,6 @@ import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { Agent } from 'node:http';
-import { createServer as createNetServer } from 'node:net';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -25,6 +24,7 @@ import { budget, reportFigure, reportTable, size } from './figures.js';
 import { diffExportWithWarehouse } from './parquet-reads.js';
 import { postRaw, startReceiverChild } from './receiver-child.js';
 import { waitForOutput } from '../wait.js';
+import { freePort } from '../free-port.js';
 
 const AUTH_ENV = 'VENUE_RECEIVER_AUTHORIZATION';
 const AUTH = `Basic ${Buffer.from('platform:contention-test').toString('base64')}`;
@@ -40,14 +40,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await fx?.close();
 });
-
-async function freePort(): Promise<number> {
-  const server = createNetServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 interface Outcome {
   readonly command: string;

@@ -11,7 +11,6 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { createServer as createNetServer } from 'node:net';
 import { join } from 'node:path';
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -22,6 +21,7 @@ import { reportFigure, reportTable } from './figures.js';
 import { filesUnder, parquetText } from './parquet-reads.js';
 import { postRaw } from './receiver-child.js';
 import { waitForOutput } from '../wait.js';
+import { freePort } from '../free-port.js';
 
 const hex = (bytes: number): string => randomBytes(bytes).toString('hex');
 const TOKEN = `cnrytok${hex(12)}`;
@@ -103,14 +103,6 @@ async function echoingApi(): Promise<{ url: string; close: () => Promise<void>; 
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as { port: number };
   return { url: `http://127.0.0.1:${port}`, requests, close: () => new Promise((resolve) => server.close(() => resolve())) };
-}
-
-async function freePort(): Promise<number> {
-  const server = createNetServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 it('no secret reaches a log, an output, the warehouse, the Parquet export, the journal or any file', async () => {

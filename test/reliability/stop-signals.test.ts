@@ -13,7 +13,8 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { afterEach, beforeAll, expect, it } from 'vitest';
 import { sendEvents } from '../../src/simulator/index.js';
 import { addDays, assertBuilt, CLI, queryRows, startFixture, todayUtc, type Fixture } from '../e2e/harness.js';
-import { AUTH, freePort, startServe, until, writeServeConfig } from '../serve/serve-child.js';
+import { freePort } from '../free-port.js';
+import { AUTH, startServe, until, writeServeConfig } from '../serve/serve-child.js';
 import { budget, reportFigure, reportTable, size } from './figures.js';
 
 const PAUSE_ENV = 'VENUE_ETL_TEST_PAUSE_BEFORE_COMMIT_MS';

@@ -4,20 +4,10 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { CLI, childEnv, type Fixture } from '../e2e/harness.js';
 
 export const AUTH = 'Basic c2VydmUtdGVzdDpyZWNlaXZlci1zZWNyZXQ=';
-
-/** A free loopback port: the receiver's port is configured, not chosen by the OS. */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 export interface Serve {
   readonly child: ChildProcess;

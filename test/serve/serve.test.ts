@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { sendEvents } from '../../src/simulator/index.js';
 import { assertBuilt, duplicateKeys, queryRows, startFixture, type Fixture } from '../e2e/harness.js';
-import { AUTH, freePort, health, startServe, until, writeServeConfig, type Serve } from './serve-child.js';
+import { AUTH, health, startServe, until, writeServeConfig, type Serve } from './serve-child.js';
+import { freePort } from '../free-port.js';
 import { waitUntil } from '../wait.js';
 
 let fixture: Fixture;

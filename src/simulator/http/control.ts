@@ -10,11 +10,16 @@ import type { RecordedRequest } from './request-log.js';
 /** What the control endpoints drive: the same operations the in-process Simulator offers. */
 export interface SimulatorControls {
   readonly world: World;
+  /** API requests answered so far, in the order they finished. */
   readonly requests: readonly RecordedRequest[];
+  /** The fault spec in force. */
   readonly faults: FaultSpec;
+  /** The revision epoch: how many times `revise()` was called. */
   readonly revision: number;
   clearRequests(): void;
+  /** Late data: the values of today and the `reviseRecentDays` days before it change. */
   revise(): void;
+  /** Seeded changes: one role added, one removed (never `me`'s), one's permissions changed. */
   mutateRoles(): RoleChanges;
   setFaults(spec: string | FaultSpec): void;
 }

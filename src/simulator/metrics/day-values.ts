@@ -6,19 +6,11 @@ import type { VenueProfile } from './venue-profile.js';
 /**
  * One venue, one day. Additive counts are sums of the day's hours, so hourly points always add
  * up to the daily point; unique counts are combined, never summed. The hours themselves are not
- * kept: days are cached, and only one-day ranges need them (`hoursOf`).
+ * kept: days are cached, and only one-day ranges need them (`hoursOf`). The HourValues fields
+ * hold the day's totals.
  */
 export interface DayValues extends HourValues {
   readonly day: number;
-  readonly detected: number;
-  readonly uniqueDetected: number;
-  readonly authenticated: number;
-  readonly uniqueAuthenticated: number;
-  readonly logins: number;
-  readonly uniqueLogins: number;
-  readonly embeds: number;
-  readonly ratesCount: number;
-  readonly ratesByValue: readonly number[];
   /** Logins per method (LOGIN_METHODS order); sums to `logins`. */
   readonly loginMethods: readonly number[];
   /** New e-mail accounts of the day, and how many of them confirmed the address. */
