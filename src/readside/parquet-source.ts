@@ -6,14 +6,9 @@ import { identifier, literal } from '../export/sql-text.js';
 import { exportNotAFolder } from '../export/environment-errors.js';
 import { sql } from '../warehouse/sql-files.js';
 import { parquetMissing } from './errors.js';
+import { createReportMacros } from './report-macros.js';
 import { utcSession } from '../warehouse/read-connection.js';
 import type { QuerySource } from './warehouse-source.js';
-
-/**
- * The table macros the reports read through (`summary_periods`, `series_day_totals`), kept in
- * the warehouse by this migration; a later migration that replaces them goes here instead.
- */
-const REPORT_MACROS = 'migrations/003_report_macros.sql';
 
 function hasParquetFiles(dir: string): boolean {
   if (!existsSync(dir)) return false;
@@ -67,7 +62,7 @@ export async function openParquetSource(dir: string): Promise<QuerySource> {
     const hasRoles = statements.some((s) => s.includes('"venue_roles"')) && statements.some((s) => s.includes('"project_roles"'));
     if (hasRoles) await connection.run(sql('views/current-roles.sql'));
     // The reports' shared row selections: macros only, so the migration runs as it is here.
-    await connection.run(sql(REPORT_MACROS));
+    await createReportMacros(connection);
   } catch (error) {
     connection.closeSync();
     instance.closeSync();

@@ -1,4 +1,5 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
+import { ensureReportMacros } from './report-macros.js';
 import { openReadConnection, type ReadConnectionOptions } from '../warehouse/read-connection.js';
 
 /** Where read-side SQL runs: the warehouse file (read-only) or views over the Parquet export. */
@@ -16,5 +17,11 @@ export type WarehouseSourceOptions = ReadConnectionOptions;
  */
 export async function openWarehouseSource(path: string, options: WarehouseSourceOptions = {}): Promise<QuerySource> {
   const { connection, close } = await openReadConnection(path, options);
+  try {
+    await ensureReportMacros(connection);
+  } catch (error) {
+    await close();
+    throw error;
+  }
   return { kind: 'warehouse', connection, close };
 }
