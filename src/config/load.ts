@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import cron from 'node-cron';
 import { codeOf, EtlError } from '../errors/index.js';
 import { BUILTIN_STREAMS } from '../catalogue/index.js';
@@ -28,6 +28,7 @@ export function resolveConfig(
   raw: unknown,
   env: Readonly<Record<string, string | undefined>> = process.env,
   source = 'config',
+  baseDir?: string,
 ): Config {
   const problems: ConfigProblem[] = [];
   const interpolated = interpolateEnv(raw, env, problems);
@@ -43,9 +44,29 @@ export function resolveConfig(
   // Cross-checks read the document leniently, so they run (and report) even when the schema failed.
   problems.push(...crossCheck(interpolated as LenientConfig));
   if (problems.length > 0 || !parsed.success) throw new ConfigError(source, withoutReferencedValues(problems, raw, env));
-  const config = parsed.data;
+  const config = baseDir === undefined ? parsed.data : anchorPaths(parsed.data, baseDir);
   registerConfigSecrets(config);
   return config;
+}
+
+/**
+ * Relative paths in a config file mean "beside this file": `status --config /srv/etl/venue-etl.config.json`
+ * run from any folder finds the same warehouse. The result is absolute, so every message that
+ * names a path shows where it looked.
+ */
+function anchorPaths(config: Config, baseDir: string): Config {
+  const receiver = config.receiver.journalDir === undefined ? config.receiver : { ...config.receiver, journalDir: resolve(baseDir, config.receiver.journalDir) };
+  return {
+    ...config,
+    warehouse: { ...config.warehouse, path: resolve(baseDir, config.warehouse.path) },
+    parquet: { ...config.parquet, dir: resolve(baseDir, config.parquet.dir) },
+    receiver,
+  };
+}
+
+/** The folder relative paths in the config file at `path` are resolved against. */
+export function configFolder(path: string): string {
+  return dirname(resolve(path));
 }
 
 /**
@@ -113,7 +134,7 @@ function isValidTimeZone(zone: string): boolean {
 
 /** Reads, interpolates and validates a config file; every problem is reported at once (exit 2). */
 export function loadConfigFile(path: string, env: Readonly<Record<string, string | undefined>> = process.env): Config {
-  return resolveConfig(readConfigDocument(path), env, path);
+  return resolveConfig(readConfigDocument(path), env, path, configFolder(path));
 }
 
 /**
@@ -134,11 +155,11 @@ export type ReadSideConfig = Omit<Config, OptionalBlock>;
  * block they do read (e.g. warehouse.path) is reported as ever.
  */
 export function loadReadSideConfigFile(path: string, env: Readonly<Record<string, string | undefined>> = process.env): ReadSideConfig {
-  return resolveReadSideConfig(readConfigDocument(path), env, path);
+  return resolveReadSideConfig(readConfigDocument(path), env, path, configFolder(path));
 }
 
-export function resolveReadSideConfig(raw: unknown, env: Readonly<Record<string, string | undefined>> = process.env, source = 'config'): ReadSideConfig {
-  const { api: _api, receiver: _receiver, schedule: _schedule, ...config } = resolveConfig(withoutKeys(raw, OPTIONAL_BLOCKS), env, source);
+export function resolveReadSideConfig(raw: unknown, env: Readonly<Record<string, string | undefined>> = process.env, source = 'config', baseDir?: string): ReadSideConfig {
+  const { api: _api, receiver: _receiver, schedule: _schedule, ...config } = resolveConfig(withoutKeys(raw, OPTIONAL_BLOCKS), env, source, baseDir);
   return config;
 }
 
@@ -151,7 +172,7 @@ const CREDENTIAL_KEYS = ['api', 'receiver.authorization'] as const;
 
 /** The config without its credentials (`api`, `receiver.authorization`); validated as ever otherwise. */
 export function loadCredentialFreeConfigFile(path: string, env: Readonly<Record<string, string | undefined>> = process.env): Config {
-  return resolveConfig(withoutKeys(readConfigDocument(path), CREDENTIAL_KEYS), env, path);
+  return resolveConfig(withoutKeys(readConfigDocument(path), CREDENTIAL_KEYS), env, path, configFolder(path));
 }
 
 /** `raw` with the given top-level or `block.key` entries removed (anything else is left to the schema). */

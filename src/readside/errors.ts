@@ -33,7 +33,7 @@ export function transactionEnded(index: number, count: number): EtlError {
 
 export function parquetMissing(dir: string): EtlError {
   return new EtlError('VENUE_PARQUET_MISSING', `no exported Parquet files in ${dir}`, {
-    hint: 'run `venue-etl export` first, or check parquet.dir in the config',
+    hint: 'run `venue-etl export` first, or check parquet.dir in the config (relative paths in the config are resolved against the folder of the config file)',
     details: { dir },
   });
 }
