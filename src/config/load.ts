@@ -3,6 +3,9 @@ import { dirname, resolve } from 'node:path';
 import cron from 'node-cron';
 import { codeOf, EtlError } from '../errors/index.js';
 import { BUILTIN_STREAMS } from '../catalogue/index.js';
+import { describeJsonSyntaxError } from './json-syntax.js';
+import { unknownKeyMessage } from './known-keys.js';
+import { didYouMean } from '../infra/did-you-mean.js';
 import { ConfigSchema, type ApiReadyConfig, type Config } from './schema.js';
 import { registerConfigSecrets } from './mask.js';
 import { interpolateEnv, formatPath, referencedValues, type ConfigProblem } from './interpolate.js';
@@ -38,7 +41,11 @@ export function resolveConfig(
       const path = formatPath(issue.path);
       // An empty value from a missing variable is already reported once, by name.
       if (problems.some((p) => p.path === path)) continue;
-      problems.push({ path, message: issue.message });
+      if (issue.code === 'unrecognized_keys') {
+        for (const key of issue.keys) problems.push({ path, message: unknownKeyMessage(key, issue.path) });
+      } else {
+        problems.push({ path, message: issue.message });
+      }
     }
   }
   // Cross-checks read the document leniently, so they run (and report) even when the schema failed.
@@ -98,7 +105,7 @@ function crossCheck(config: LenientConfig): ConfigProblem[] {
   const known = new Set<string>([...BUILTIN_STREAMS, ...endpoints.map((e) => e.stream)]);
   strings(config.sync?.streams).forEach((stream, index) => {
     if (typeof stream === 'string' && !known.has(stream)) {
-      problems.push({ path: `sync.streams[${index}]`, message: `unknown stream "${stream}"; known: ${[...known].join(', ')}` });
+      problems.push({ path: `sync.streams[${index}]`, message: `unknown stream "${stream}"${didYouMean(stream, [...known])} (known: ${[...known].join(', ')})` });
     }
   });
   endpoints.forEach((row, index) => {
@@ -134,7 +141,7 @@ function isValidTimeZone(zone: string): boolean {
 
 /** Reads, interpolates and validates a config file; every problem is reported at once (exit 2). */
 export function loadConfigFile(path: string, env: Readonly<Record<string, string | undefined>> = process.env): Config {
-  return resolveConfig(readConfigDocument(path), env, path, configFolder(path));
+  return resolveConfig(readConfigDocument(path), env, resolve(path), configFolder(path));
 }
 
 /**
@@ -155,7 +162,7 @@ export type ReadSideConfig = Omit<Config, OptionalBlock>;
  * block they do read (e.g. warehouse.path) is reported as ever.
  */
 export function loadReadSideConfigFile(path: string, env: Readonly<Record<string, string | undefined>> = process.env): ReadSideConfig {
-  return resolveReadSideConfig(readConfigDocument(path), env, path, configFolder(path));
+  return resolveReadSideConfig(readConfigDocument(path), env, resolve(path), configFolder(path));
 }
 
 export function resolveReadSideConfig(raw: unknown, env: Readonly<Record<string, string | undefined>> = process.env, source = 'config', baseDir?: string): ReadSideConfig {
@@ -172,7 +179,7 @@ const CREDENTIAL_KEYS = ['api', 'receiver.authorization'] as const;
 
 /** The config without its credentials (`api`, `receiver.authorization`); validated as ever otherwise. */
 export function loadCredentialFreeConfigFile(path: string, env: Readonly<Record<string, string | undefined>> = process.env): Config {
-  return resolveConfig(withoutKeys(readConfigDocument(path), CREDENTIAL_KEYS), env, path, configFolder(path));
+  return resolveConfig(withoutKeys(readConfigDocument(path), CREDENTIAL_KEYS), env, resolve(path), configFolder(path));
 }
 
 /** `raw` with the given top-level or `block.key` entries removed (anything else is left to the schema). */
@@ -210,7 +217,7 @@ function readConfigDocument(path: string): unknown {
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw new ConfigError(path, [{ path: '(root)', message: `is not valid JSON: ${(error as Error).message}` }]);
+    throw new ConfigError(resolve(path), [{ path: '(root)', message: `is not valid JSON at ${describeJsonSyntaxError(text, error)}` }], 'Fix the JSON at that line and column (no trailing commas, keys in double quotes; comments go in "//" keys).');
   }
 }
 
