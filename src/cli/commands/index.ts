@@ -12,6 +12,7 @@ import { sqlCommand } from './sql.js';
 import { reportCommand } from './report.js';
 import { checkCommand } from './check.js';
 import { statusCommand } from './status.js';
+import { resetCommand } from './reset.js';
 
 /** Every command the CLI offers, in the order `--help` lists them. */
 export const COMMANDS: readonly Command[] = [
@@ -28,4 +29,5 @@ export const COMMANDS: readonly Command[] = [
   jobsCommand,
   serveCommand,
   mergeEventsCommand,
+  resetCommand,
 ];
