@@ -8,7 +8,7 @@ import { abortedError, parseRetryAfter, withRetries, type RetryPolicy } from './
 import { StatsRecorder, type ClientStats } from './stats.js';
 import { statusError } from './status-error.js';
 import { createThrottle, type ThrottleSlot } from './throttle.js';
-import { createTransport } from './transport.js';
+import { createTransport, isConnectionRefused } from './transport.js';
 import { userAgent } from './user-agent.js';
 
 export interface ApiClientOptions {
@@ -39,6 +39,8 @@ export interface RequestContext {
   readonly signal?: AbortSignal;
   /** Called with the `Date` header of the successful answer (the API's clock), or undefined without one. */
   readonly onResponseDate?: (date: string | undefined) => void;
+  /** A refused connection fails at once instead of after every retry (nothing is listening). */
+  readonly failFastOnRefused?: boolean;
 }
 
 export interface PaginateContext extends RequestContext {
@@ -172,6 +174,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     try {
       return await withRetries(policy, request, (attemptNumber) => throttle.run((slot) => attempt(url, request, attemptNumber, slot, context), signal), {
         signal,
+        ...(context.failFastOnRefused ? { giveUp: isConnectionRefused } : {}),
         onRetry: (error, attemptNumber, delayMs) => {
           stats.add(stream, 'retries');
           const level = delayMs >= LONG_WAIT_MS ? 'info' : 'debug';

@@ -25,6 +25,8 @@ export interface RetryHooks {
   readonly onRetry?: (error: ApiError, attempt: number, delayMs: number) => void;
   /** For randomness in tests. */
   readonly random?: () => number;
+  /** A transient error this caller does not wait out (the access check and a refused connection). */
+  readonly giveUp?: (error: ApiError) => boolean;
 }
 
 export async function withRetries<T>(
@@ -38,6 +40,7 @@ export async function withRetries<T>(
       return await attempt(attemptNumber);
     } catch (error) {
       if (!isTransient(error)) throw error;
+      if (hooks.giveUp?.(error)) throw error;
       if (error.retryAfterMs !== undefined && error.retryAfterMs > policy.maxRetryAfterMs) {
         throw retryAfterTooLong(error, request, policy.maxRetryAfterMs, attemptNumber);
       }
@@ -105,7 +108,8 @@ function retriesExhausted(error: ApiError, request: string, attempts: number): A
     status: error.status,
     request,
     cause: error,
-    hint: 'The API or the network kept failing. Run again later (failed slices are retried), or raise api.maxRetries / api.timeoutMs.',
+    // "Nothing is listening" is better fixed in api.baseUrl than by retrying longer.
+    hint: error.details['refused'] === true ? error.hint : 'The API or the network kept failing. Run again later (failed slices are retried), or raise api.maxRetries / api.timeoutMs.',
     details: { attempts, lastCode: error.code },
   });
 }

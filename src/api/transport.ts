@@ -74,7 +74,7 @@ export function createTransport(options: TransportOptions): Transport {
           coding: body.coding,
         };
       } catch (error) {
-        throw transportError(error, phase, request, callerSignal, deadline.expired, timeoutMs);
+        throw transportError(error, phase, request, callerSignal, deadline.expired, timeoutMs, url.origin);
       } finally {
         deadline.dispose();
       }
@@ -99,6 +99,7 @@ function transportError(
   callerSignal: AbortSignal | undefined,
   expired: boolean,
   timeoutMs: number,
+  origin: string,
 ): ApiError {
   if (callerSignal?.aborted) return abortedError(request, callerSignal.reason);
   // Already classified while reading the body (too large, encoding).
@@ -117,6 +118,7 @@ function transportError(
       cause: error,
     });
   }
+  if (code === 'ECONNREFUSED') return nothingListening(request, origin, error);
   // Resets, refusals, sockets closed before the headers, DNS hiccups: all worth another attempt.
   const reason = error instanceof Error ? error.message : String(error);
   const text = code === undefined || reason.includes(code) ? reason : `${code} ${reason}`;
@@ -125,4 +127,24 @@ function transportError(
     cause: error,
     details: code ? { errorCode: code } : undefined,
   });
+}
+
+/**
+ * The port answered "connection refused": no server there at all, which a wrong api.baseUrl
+ * causes far more often than an API restarting. Still transient for the runs (a restart takes
+ * seconds); the access check gives up at once (see RequestContext.failFastOnRefused).
+ * `origin` never carries credentials (URL.origin has no user or password).
+ */
+function nothingListening(request: string, origin: string, cause: unknown): ApiError {
+  return new ApiError(ApiErrorCode.network, `${request} failed: nothing is listening at ${origin} (ECONNREFUSED: connection refused)`, {
+    request,
+    cause,
+    hint: 'check api.baseUrl (host and port) and that the API, or `venue-etl simulate`, is running there',
+    details: { errorCode: 'ECONNREFUSED', refused: true },
+  });
+}
+
+/** A refused connection (see nothingListening). */
+export function isConnectionRefused(error: unknown): boolean {
+  return isApiError(error) && error.details['refused'] === true;
 }

@@ -1,3 +1,5 @@
+import { z } from 'zod';
+
 /**
  * Calendar dates are `YYYY-MM-DD` strings in UTC everywhere: config, CLI flags, plans, the
  * warehouse, the receiver and the simulator. The API's days are UTC days, so no time zone enters
@@ -20,6 +22,29 @@ export function isCalendarDate(value: string): boolean {
   validDates.add(value);
   return true;
 }
+
+const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+
+/**
+ * Why `value` is not a calendar date, in words a person can act on, or undefined when it is one.
+ * `2026-02-30` has the right form: saying "must be a date YYYY-MM-DD" would send them looking
+ * for a typo, so it says that the day does not exist.
+ */
+export function calendarDateProblem(value: string): string | undefined {
+  if (isCalendarDate(value)) return undefined;
+  if (!DATE_PATTERN.test(value)) return 'must be a date YYYY-MM-DD';
+  const [year, month] = [value.slice(0, 4), Number(value.slice(5, 7))];
+  const name = MONTHS[month - 1];
+  if (name === undefined) return `${value} does not exist: there is no month ${value.slice(5, 7)}`;
+  const days = Number(monthEnd(`${year}-${value.slice(5, 7)}-01`).slice(8));
+  return `${value} does not exist: ${name} ${year} has ${days} days`;
+}
+
+/** A calendar date at a zod boundary (config, simulator options), with calendarDateProblem's words. */
+export const CalendarDate = z.string().superRefine((value, context) => {
+  const problem = calendarDateProblem(value);
+  if (problem !== undefined) context.addIssue({ code: 'custom', message: problem });
+});
 
 /** Epoch milliseconds of the date's 00:00 UTC. */
 export function dateToMs(date: string): number {

@@ -1,6 +1,8 @@
 export {
   DAY_MS,
   isCalendarDate,
+  calendarDateProblem,
+  CalendarDate,
   dateToMs,
   msToDate,
   dateToDays,

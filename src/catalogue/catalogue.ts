@@ -1,3 +1,4 @@
+import { didYouMean } from '../infra/did-you-mean.js';
 import { EtlError } from '../errors/index.js';
 import { isSnapshotEndpoint, type EndpointRow } from './endpoint-row.js';
 import { ENDPOINTS } from './endpoints.js';
@@ -33,7 +34,7 @@ export function buildCatalogue(userRows: readonly UserEndpointRow[] = [], builtI
   const rowsOf = (stream: string): readonly EndpointRow[] => {
     const own = byStream.get(stream);
     if (!own) {
-      throw new EtlError('VENUE_ETL_UNKNOWN_STREAM', `unknown stream "${stream}"`, {
+      throw new EtlError('VENUE_ETL_UNKNOWN_STREAM', `unknown stream "${stream}"${didYouMean(stream, streams)}`, {
         hint: `known streams: ${streams.join(', ')}`,
       });
     }

@@ -1,4 +1,4 @@
-import { isCalendarDate } from '../calendar/index.js';
+import { calendarDateProblem } from '../calendar/index.js';
 import { UsageError } from '../errors/index.js';
 import type { ParsedArgs } from './command.js';
 
@@ -33,8 +33,9 @@ export function intOption(args: ParsedArgs, name: string, { min = Number.MIN_SAF
 export function dateOption(args: ParsedArgs, name: string): string | undefined {
   const value = stringOption(args, name);
   if (value === undefined) return undefined;
-  if (!isCalendarDate(value)) {
-    throw new UsageError(`--${name} must be a date YYYY-MM-DD (UTC), got "${value}"`);
+  const problem = calendarDateProblem(value);
+  if (problem !== undefined) {
+    throw new UsageError(problem.startsWith(value) ? `--${name}: ${problem}` : `--${name} must be a date YYYY-MM-DD (UTC), got "${value}"`);
   }
   return value;
 }

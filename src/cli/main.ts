@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { ExitCode, UsageError, formatError } from '../errors/index.js';
+import { didYouMean } from '../infra/did-you-mean.js';
 import { packageInfo } from '../infra/package-root.js';
 import { scrubSecrets } from '../log/index.js';
 import { GLOBAL_OPTIONS, type Command, type CommandIo, type ParsedArgs } from './command.js';
@@ -20,7 +21,8 @@ export async function runCli(argv: readonly string[], io: CommandIo, commands: r
   const command = commands.find((c) => c.name === name);
   try {
     if (!command) {
-      throw new UsageError(`unknown command "${name}"`, `commands: ${commands.map((c) => c.name).join(', ')}`);
+      const names = commands.map((c) => c.name);
+      throw new UsageError(`unknown command "${name}"${didYouMean(name, names)}`, `commands: ${names.join(', ')}`);
     }
     const args = parseCommandArgs(command, rest);
     if (args.values.help === true) {

@@ -1,9 +1,12 @@
 import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import cron from 'node-cron';
 import { isTimeZone } from '../calendar/index.js';
 import { codeOf, EtlError } from '../errors/index.js';
 import { BUILTIN_STREAMS } from '../catalogue/index.js';
+import { describeJsonSyntaxError } from './json-syntax.js';
+import { unknownKeyMessage } from './known-keys.js';
+import { didYouMean } from '../infra/did-you-mean.js';
 import { ConfigSchema, type ApiReadyConfig, type Config } from './schema.js';
 import { registerConfigSecrets } from './mask.js';
 import { interpolateEnv, formatPath, referencedValues, type ConfigProblem } from './interpolate.js';
@@ -29,6 +32,7 @@ export function resolveConfig(
   raw: unknown,
   env: Readonly<Record<string, string | undefined>> = process.env,
   source = 'config',
+  baseDir?: string,
 ): Config {
   const problems: ConfigProblem[] = [];
   const interpolated = interpolateEnv(raw, env, problems);
@@ -38,15 +42,39 @@ export function resolveConfig(
       const path = formatPath(issue.path);
       // An empty value from a missing variable is already reported once, by name.
       if (problems.some((p) => p.path === path)) continue;
-      problems.push({ path, message: issue.message });
+      if (issue.code === 'unrecognized_keys') {
+        for (const key of issue.keys) problems.push({ path, message: unknownKeyMessage(key, issue.path) });
+      } else {
+        problems.push({ path, message: issue.message });
+      }
     }
   }
   // Cross-checks read the document leniently, so they run (and report) even when the schema failed.
   problems.push(...crossCheck(interpolated as LenientConfig));
   if (problems.length > 0 || !parsed.success) throw new ConfigError(source, withoutReferencedValues(problems, raw, env));
-  const config = parsed.data;
+  const config = baseDir === undefined ? parsed.data : anchorPaths(parsed.data, baseDir);
   registerConfigSecrets(config);
   return config;
+}
+
+/**
+ * Relative paths in a config file mean "beside this file": `status --config /srv/etl/venue-etl.config.json`
+ * run from any folder finds the same warehouse. The result is absolute, so every message that
+ * names a path shows where it looked.
+ */
+function anchorPaths(config: Config, baseDir: string): Config {
+  const receiver = config.receiver.journalDir === undefined ? config.receiver : { ...config.receiver, journalDir: resolve(baseDir, config.receiver.journalDir) };
+  return {
+    ...config,
+    warehouse: { ...config.warehouse, path: resolve(baseDir, config.warehouse.path) },
+    parquet: { ...config.parquet, dir: resolve(baseDir, config.parquet.dir) },
+    receiver,
+  };
+}
+
+/** The folder relative paths in the config file at `path` are resolved against. */
+export function configFolder(path: string): string {
+  return dirname(resolve(path));
 }
 
 /**
@@ -78,7 +106,7 @@ function crossCheck(config: LenientConfig): ConfigProblem[] {
   const known = new Set<string>([...BUILTIN_STREAMS, ...endpoints.map((e) => e.stream)]);
   strings(config.sync?.streams).forEach((stream, index) => {
     if (typeof stream === 'string' && !known.has(stream)) {
-      problems.push({ path: `sync.streams[${index}]`, message: `unknown stream "${stream}"; known: ${[...known].join(', ')}` });
+      problems.push({ path: `sync.streams[${index}]`, message: `unknown stream "${stream}"${didYouMean(stream, [...known])} (known: ${[...known].join(', ')})` });
     }
   });
   endpoints.forEach((row, index) => {
@@ -106,7 +134,7 @@ function crossCheck(config: LenientConfig): ConfigProblem[] {
 
 /** Reads, interpolates and validates a config file; every problem is reported at once (exit 2). */
 export function loadConfigFile(path: string, env: Readonly<Record<string, string | undefined>> = process.env): Config {
-  return resolveConfig(readConfigDocument(path), env, path);
+  return resolveConfig(readConfigDocument(path), env, resolve(path), configFolder(path));
 }
 
 /**
@@ -127,11 +155,11 @@ export type ReadSideConfig = Omit<Config, OptionalBlock>;
  * block they do read (e.g. warehouse.path) is reported as ever.
  */
 export function loadReadSideConfigFile(path: string, env: Readonly<Record<string, string | undefined>> = process.env): ReadSideConfig {
-  return resolveReadSideConfig(readConfigDocument(path), env, path);
+  return resolveReadSideConfig(readConfigDocument(path), env, resolve(path), configFolder(path));
 }
 
-export function resolveReadSideConfig(raw: unknown, env: Readonly<Record<string, string | undefined>> = process.env, source = 'config'): ReadSideConfig {
-  const { api: _api, receiver: _receiver, schedule: _schedule, ...config } = resolveConfig(withoutKeys(raw, OPTIONAL_BLOCKS), env, source);
+export function resolveReadSideConfig(raw: unknown, env: Readonly<Record<string, string | undefined>> = process.env, source = 'config', baseDir?: string): ReadSideConfig {
+  const { api: _api, receiver: _receiver, schedule: _schedule, ...config } = resolveConfig(withoutKeys(raw, OPTIONAL_BLOCKS), env, source, baseDir);
   return config;
 }
 
@@ -144,7 +172,7 @@ const CREDENTIAL_KEYS = ['api', 'receiver.authorization'] as const;
 
 /** The config without its credentials (`api`, `receiver.authorization`); validated as ever otherwise. */
 export function loadCredentialFreeConfigFile(path: string, env: Readonly<Record<string, string | undefined>> = process.env): Config {
-  return resolveConfig(withoutKeys(readConfigDocument(path), CREDENTIAL_KEYS), env, path);
+  return resolveConfig(withoutKeys(readConfigDocument(path), CREDENTIAL_KEYS), env, resolve(path), configFolder(path));
 }
 
 /** `raw` with the given top-level or `block.key` entries removed (anything else is left to the schema). */
@@ -182,7 +210,7 @@ function readConfigDocument(path: string): unknown {
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw new ConfigError(path, [{ path: '(root)', message: `is not valid JSON: ${(error as Error).message}` }]);
+    throw new ConfigError(resolve(path), [{ path: '(root)', message: `is not valid JSON at ${describeJsonSyntaxError(text, error)}` }], 'Fix the JSON at that line and column (no trailing commas, keys in double quotes; comments go in "//" keys).');
   }
 }
 

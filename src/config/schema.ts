@@ -1,12 +1,9 @@
 import { z } from 'zod';
 import { UserEndpointRow } from '../catalogue/index.js';
-import { isCalendarDate, isTimeZone } from '../calendar/index.js';
+import { CalendarDate, isTimeZone } from '../calendar/index.js';
 import { LOG_LEVELS } from '../log/index.js';
 
-const isoDate = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD')
-  .refine(isCalendarDate, 'is not a real calendar date');
+const isoDate = CalendarDate;
 
 const uuid = z.string().regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/, 'must be a UUID');
 

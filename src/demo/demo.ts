@@ -52,7 +52,8 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
     const exported = exportTotals(await exportParquet({ warehouse: warehousePath, dir: parquetDir, logger: options.logger }));
     // A config for the read-side commands (sql, report, check, status) on the demo's files.
     const followUp = join(options.dir, 'venue-etl.config.json');
-    writeFileSync(followUp, `${JSON.stringify({ warehouse: { path: warehousePath }, parquet: { dir: parquetDir } }, null, 2)}\n`);
+    // Relative paths in a config are resolved against its folder: the files sit beside it.
+    writeFileSync(followUp, `${JSON.stringify({ warehouse: { path: 'warehouse.duckdb' }, parquet: { dir: 'parquet' } }, null, 2)}\n`);
 
     const warehouse = await openWarehouse(warehousePath, { readOnly: true });
     let tables: Record<string, unknown>[];

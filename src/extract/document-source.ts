@@ -5,6 +5,8 @@ export interface RequestOptions {
   readonly signal?: AbortSignal;
   /** Called with the `Date` header of the successful answer (the API's clock), or undefined without one. */
   readonly onResponseDate?: (date: string | undefined) => void;
+  /** A refused connection fails at once instead of after every retry (nothing is listening). */
+  readonly failFastOnRefused?: boolean;
 }
 
 /**

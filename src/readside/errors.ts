@@ -11,22 +11,39 @@ export function queryFailed(cause: unknown, hint?: string): EtlError {
   return new EtlError('VENUE_SQL_FAILED', duckdbMessage(cause), { cause, hint });
 }
 
-export function writeRefused(statement: string, index: number, count: number): EtlError {
+const READ_ONLY_HINT = 'the warehouse is written only by sync, backfill and the receiver; query it with SELECT, PIVOT, EXPLAIN, SET, PRAGMA or CALL';
+
+/** DuckDB refused the statement as a write; `statement` names its kind for the message. */
+export function writeRefused(statement: string, index: number, count: number, cause?: unknown): EtlError {
   const which = count > 1 ? ` (statement ${index + 1} of ${count})` : '';
-  return new EtlError('VENUE_SQL_READ_ONLY', `venue-etl sql is read-only: ${statement} statements are refused${which}`, {
-    hint: 'the warehouse is written only by sync, backfill and the receiver; query it with SELECT (or EXPLAIN, SET, PRAGMA, CALL)',
+  return new EtlError('VENUE_SQL_READ_ONLY', `venue-etl sql is read-only: ${statement} statements are refused${which}: ${duckdbMessage(cause)}`, {
+    hint: READ_ONLY_HINT,
+    cause,
     details: { statement },
+  });
+}
+
+/** A COMMIT or ROLLBACK in the text ended the read-only transaction before more statements. */
+export function transactionEnded(index: number, count: number): EtlError {
+  return new EtlError('VENUE_SQL_READ_ONLY', `venue-etl sql is read-only: statement ${index + 1} of ${count} would run after the text ended its read-only transaction`, {
+    hint: `${READ_ONLY_HINT}; leave out COMMIT, ROLLBACK and BEGIN`,
+    details: { statement: index + 1 },
   });
 }
 
 export function parquetMissing(dir: string): EtlError {
   return new EtlError('VENUE_PARQUET_MISSING', `no exported Parquet files in ${dir}`, {
-    hint: 'run `venue-etl export` first, or check parquet.dir in the config',
+    hint: 'run `venue-etl export` first, or check parquet.dir in the config (relative paths in the config are resolved against the folder of the config file)',
     details: { dir },
   });
 }
 
-/** DuckDB refuses writes on a READ_ONLY open with this message. */
+/**
+ * DuckDB's refusals: a write in the READ ONLY transaction or on a READ_ONLY file, and any file
+ * outside the source (COPY TO, ATTACH, EXPORT, INSTALL) with external access switched off.
+ */
 export function isReadOnlyRefusal(error: unknown): boolean {
-  return /read-only mode|attached in read-only/i.test(duckdbMessage(error));
+  return /read-only mode|attached in read-only|file system operations are disabled|external access|installing extensions is disabled|loading extensions is disabled|Cannot change .* when enable_external_access is disabled/i.test(
+    duckdbMessage(error),
+  );
 }

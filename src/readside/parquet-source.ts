@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { DuckDBInstance } from '@duckdb/node-api';
+import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { EXPORT_TABLES, readManifest, type ExportTable, type TableEntry } from '../export/index.js';
 import { identifier, literal } from '../export/sql-text.js';
 import { exportNotAFolder } from '../export/environment-errors.js';
@@ -42,6 +42,15 @@ function viewSql(table: ExportTable, tableDir: string, entry: TableEntry | undef
 }
 
 /**
+ * The views read files under `root` only: every other file (COPY TO elsewhere, ATTACH,
+ * INSTALL) is refused by DuckDB, and the setting cannot be switched back on at runtime.
+ */
+async function sealToFolder(connection: DuckDBConnection, root: string): Promise<void> {
+  await connection.run(`SET allowed_directories = [${literal(`${root}/`)}]`);
+  await connection.run('SET enable_external_access = false');
+}
+
+/**
  * An in-memory DuckDB whose views are named like the warehouse tables and read the Parquet
  * export, so the same SQL runs on both and needs no lock on the warehouse file.
  */
@@ -63,6 +72,7 @@ export async function openParquetSource(dir: string): Promise<QuerySource> {
     if (hasRoles) await connection.run(sql('views/current-roles.sql'));
     // The reports' shared row selections: macros only, so the migration runs as it is here.
     await createReportMacros(connection);
+    await sealToFolder(connection, root);
   } catch (error) {
     connection.closeSync();
     instance.closeSync();

@@ -1,25 +1,14 @@
 import { StatementType, type DuckDBConnection, type DuckDBResultReader } from '@duckdb/node-api';
-import { UsageError } from '../errors/index.js';
-import { isReadOnlyRefusal, queryFailed, writeRefused } from './errors.js';
+import { UsageError, isEtlError } from '../errors/index.js';
+import { isReadOnlyRefusal, queryFailed, transactionEnded, writeRefused } from './errors.js';
 import { resultOf, type QueryResult } from './query-result.js';
 
 /**
- * Statement kinds that only read. COPY, ATTACH, EXPORT and friends are refused too: they write
- * files or attach writable databases even when the warehouse itself is open read-only.
- */
-const READING = new Set<StatementType>([
-  StatementType.SELECT,
-  StatementType.EXPLAIN,
-  StatementType.PRAGMA,
-  StatementType.CALL,
-  StatementType.SET,
-  StatementType.VARIABLE_SET,
-  StatementType.RELATION,
-]);
-
-/**
- * Runs one or more `;`-separated statements and returns the last one's rows. Every statement
- * is checked before it runs; DuckDB's errors come back as VENUE_SQL_FAILED with its message.
+ * Runs one or more `;`-separated statements and returns the last one's rows. Read-only is
+ * DuckDB's to enforce, not ours to guess from statement kinds (PIVOT plans a CREATE TYPE and
+ * a SELECT): the text runs in a READ ONLY transaction that is always rolled back, on a source
+ * opened without access to other files (see openWarehouseSource, openParquetSource). DuckDB's
+ * refusals come back as VENUE_SQL_READ_ONLY, its other errors as VENUE_SQL_FAILED.
  */
 export async function runReadOnly(connection: DuckDBConnection, sql: string): Promise<QueryResult> {
   // DuckDB answers a text without statements with an opaque "Error in native callback".
@@ -31,20 +20,43 @@ export async function runReadOnly(connection: DuckDBConnection, sql: string): Pr
     throw queryFailed(error);
   }
   if (extracted.count === 0) throw emptyQuery();
+  await connection.run('BEGIN TRANSACTION READ ONLY');
+  const transaction = await transactionId(connection);
   let last: DuckDBResultReader | undefined;
-  for (let index = 0; index < extracted.count; index++) {
-    try {
-      const prepared = await extracted.prepare(index);
-      const type = prepared.statementType;
-      if (!READING.has(type)) throw writeRefused(StatementType[type] ?? `type ${type}`, index, extracted.count);
-      last = await prepared.runAndReadAll();
-    } catch (error) {
-      if ((error as { code?: string }).code === 'VENUE_SQL_READ_ONLY') throw error;
-      if (isReadOnlyRefusal(error)) throw writeRefused('writing', index, extracted.count);
-      throw queryFailed(error);
+  try {
+    for (let index = 0; index < extracted.count; index++) {
+      // A COMMIT or ROLLBACK in the text would let the next statement run outside the guard.
+      if (index > 0 && (await transactionId(connection)) !== transaction) throw transactionEnded(index, extracted.count);
+      let kind = 'writing';
+      try {
+        const prepared = await extracted.prepare(index);
+        kind = StatementType[prepared.statementType] ?? kind;
+        last = await prepared.runAndReadAll();
+      } catch (error) {
+        if (isEtlError(error)) throw error;
+        if (isReadOnlyRefusal(error)) throw writeRefused(kind, index, extracted.count, error);
+        throw queryFailed(error);
+      }
     }
+  } finally {
+    await rollback(connection);
   }
-  return resultOf(last as DuckDBResultReader);
+  if (last === undefined) throw emptyQuery();
+  return resultOf(last);
+}
+
+async function transactionId(connection: DuckDBConnection): Promise<string> {
+  const reader = await connection.runAndReadAll('SELECT txid_current()::VARCHAR AS id');
+  return String(reader.getRows()[0]?.[0]);
+}
+
+/** The text may have ended the transaction itself; then there is nothing to roll back. */
+async function rollback(connection: DuckDBConnection): Promise<void> {
+  try {
+    await connection.run('ROLLBACK');
+  } catch {
+    // "no transaction is active": the statements committed or rolled back a read-only transaction.
+  }
 }
 
 function withoutComments(sql: string): string {

@@ -9,14 +9,15 @@ export interface QuerySource {
   close(): Promise<void>;
 }
 
-export type WarehouseSourceOptions = ReadConnectionOptions;
+export type WarehouseSourceOptions = Omit<ReadConnectionOptions, 'sealed'>;
 
 /**
  * A read-only connection to the warehouse. Fails with VENUE_WAREHOUSE_MISSING when the file
  * does not exist (nothing synced yet) and VENUE_WAREHOUSE_LOCKED while another process writes it.
+ * Sealed: the instance reads no other file, so queries cannot write files either.
  */
 export async function openWarehouseSource(path: string, options: WarehouseSourceOptions = {}): Promise<QuerySource> {
-  const { connection, close } = await openReadConnection(path, options);
+  const { connection, close } = await openReadConnection(path, { ...options, sealed: true });
   try {
     await ensureReportMacros(connection);
   } catch (error) {

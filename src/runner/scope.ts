@@ -1,6 +1,7 @@
 import { defaultStreams, type Catalogue, type StreamSet } from '../catalogue/index.js';
 import type { Config } from '../config/index.js';
 import { UsageError } from '../errors/index.js';
+import { closestName } from '../infra/did-you-mean.js';
 
 export interface RunScope {
   readonly streams: readonly string[];
@@ -17,7 +18,11 @@ export function resolveScope(config: Config, catalogue: Catalogue, set: StreamSe
   const selected = streams ?? defaultStreams(catalogue, config.sync.streams, set);
   const unknown = selected.filter((stream) => !catalogue.streams.includes(stream));
   if (unknown.length > 0) {
-    throw new UsageError(`unknown stream${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}`, `known streams: ${catalogue.streams.join(', ')}`);
+    const named = unknown.map((stream) => {
+      const close = closestName(stream, catalogue.streams);
+      return close === undefined ? stream : `${stream} (did you mean "${close}"?)`;
+    });
+    throw new UsageError(`unknown stream${unknown.length > 1 ? 's' : ''}: ${named.join(', ')}`, `known streams: ${catalogue.streams.join(', ')}`);
   }
   const inScope = new Set(config.scope.venues.map((v) => v.toLowerCase()));
   const chosen = venues ?? config.scope.venues;

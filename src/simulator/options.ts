@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { EtlError } from '../errors/index.js';
-import { isCalendarDate, todayUtc } from '../calendar/index.js';
+import { CalendarDate, todayUtc } from '../calendar/index.js';
 import type { FaultSpec } from './faults/fault-spec.js';
 import type { RecordedRequest } from './http/request-log.js';
 
@@ -45,7 +45,7 @@ const OptionsSchema = z.object({
   token: z.string().min(1).default('sim-token'),
   latencyMs: z.number().int().min(0).max(600_000).default(0),
   reviseRecentDays: z.number().int().min(0).max(36_600).default(0),
-  today: z.string().refine(isCalendarDate, 'must be a date YYYY-MM-DD').optional(),
+  today: CalendarDate.optional(),
   maxPageSize: z.number().int().min(1).max(100_000).default(100),
   defaultPageSize: z.number().int().min(1).max(100_000).default(20),
   port: z.number().int().min(0).max(65_535).default(0),

@@ -25,7 +25,7 @@ export function warehouseLocked(path: string, cause: unknown): EtlError {
 
 export function warehouseMissing(path: string): EtlError {
   return new EtlError('VENUE_WAREHOUSE_MISSING', `the warehouse ${path} does not exist`, {
-    hint: 'run `venue-etl sync` (or `venue-etl demo`) first, or check warehouse.path in the config',
+    hint: 'run `venue-etl sync` (or `venue-etl demo`) first, or check warehouse.path in the config (relative paths in the config are resolved against the folder of the config file)',
     details: { path },
   });
 }

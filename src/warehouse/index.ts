@@ -20,3 +20,4 @@ export type { AccountRow, AccountsOutcome } from './accounts.js';
 export type { EventMergeSession, EventEntity, AttributeValue, AttributeRow, UpsertEventRow, HistoryRow, AgreementRow } from './event-merge.js';
 export { backfillId, backfillSliceKey } from './backfills.js';
 export type { BackfillSlicePlan, BackfillState } from './backfills.js';
+export type { ResetSelection, ResetCounts } from './reset.js';

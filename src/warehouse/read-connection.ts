@@ -22,6 +22,11 @@ export interface ReadConnectionOptions {
    */
   readonly shareWithWriters?: boolean;
   /**
+   * Ad-hoc queries: the instance cannot touch other files (no COPY TO, ATTACH, EXPORT,
+   * INSTALL). Not for the export, which writes Parquet through its reader.
+   */
+  readonly sealed?: boolean;
+  /**
    * How long to wait while another process writes the file (`serve` holds it for a merge or a
    * job) before failing with VENUE_WAREHOUSE_LOCKED. Default READ_WAIT_MS; 0 fails at once.
    */
@@ -73,7 +78,7 @@ async function acquireWhenFree(path: string, absolutePath: string, options: Read
   let told = false;
   for (;;) {
     try {
-      return await acquireInstance(absolutePath, !(options.shareWithWriters ?? false));
+      return await acquireInstance(absolutePath, !(options.shareWithWriters ?? false), options.sealed ?? false);
     } catch (error) {
       if (!isLockError(error)) throw warehouseOpenFailed(path, error);
       const locked = warehouseLocked(path, error);

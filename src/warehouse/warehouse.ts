@@ -12,6 +12,7 @@ import { applyCursorMoves, readCursors, type CursorMoveRequest, type CursorRow }
 import { finishRun, markAbandonedRuns, readRuns, startRun, type RunRow, type RunTotals } from './runs.js';
 import { readSyncErrors, recordSyncErrors, type SyncErrorRecord, type SyncErrorRow } from './sync-errors.js';
 import { currentRoleAccountIds } from './roles.js';
+import { planReset, resetIn, type ResetCounts, type ResetSelection } from './reset.js';
 import { eventMergeSession, forgetJournalSegment, type EventMergeSession } from './event-merge.js';
 import {
   doneSliceKeys,
@@ -163,6 +164,16 @@ export class Warehouse {
 
   backfillDoneSlices(backfillId: string): Promise<Set<string>> {
     return doneSliceKeys(this.readSession(), backfillId);
+  }
+
+  /** What `reset` would forget and delete, per stream (a read). */
+  planReset(selection: ResetSelection): Promise<ResetCounts[]> {
+    return planReset(this.readSession(), selection);
+  }
+
+  /** Forgets cursors (and with `rows` deletes rows) of a selection, in ONE transaction. */
+  reset(selection: ResetSelection, runId: string): Promise<Omit<ResetCounts, 'stream'>> {
+    return this.transaction((session) => resetIn(session, selection, runId), 'resetting streams');
   }
 
   finishBackfill(backfillId: string): Promise<void> {

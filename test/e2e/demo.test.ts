@@ -35,9 +35,9 @@ describe('venue-etl demo (npm start)', () => {
     expect(Number(counts!.me)).toBe(1);
     expect(existsSync(join(dir, 'demo-data', 'parquet', 'series_points'))).toBe(true);
 
-    // The config it leaves behind drives the read-side commands.
+    // The config it leaves behind drives the read-side commands; its paths mean "beside this file".
     const followUp = join(dir, 'demo-data', 'venue-etl.config.json');
-    expect(JSON.parse(readFileSync(followUp, 'utf8')).warehouse.path).toBe(join('demo-data', 'warehouse.duckdb'));
+    expect(JSON.parse(readFileSync(followUp, 'utf8')).warehouse.path).toBe('warehouse.duckdb');
     const check = await runCli(['check', '--config', followUp], { cwd: dir, env: childEnv() });
     expect(check.code, check.stdout + check.stderr).toBe(0);
     const parquet = await runCli(['sql', 'SELECT count(*) AS n FROM series_points', '--parquet', '--format', 'csv', '--config', followUp], { cwd: dir, env: childEnv() });

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatJson } from '../../src/readside/format-json.js';
@@ -102,6 +103,10 @@ describe('venue-etl sql', () => {
         `COPY accounts TO '${join(dir, 'leak.csv')}'`,
         `ATTACH '${join(dir, 'other.duckdb')}' AS other`,
         `SELECT 1 AS ok; DROP TABLE accounts`,
+        `EXPORT DATABASE '${join(dir, 'dump')}'`,
+        `COMMIT; DELETE FROM accounts`,
+        `ROLLBACK; BEGIN; DELETE FROM accounts; COMMIT`,
+        `SET enable_external_access = true`,
       ]) {
         await expect(runReadOnly(source.connection, statement), statement).rejects.toMatchObject({ code: 'VENUE_SQL_READ_ONLY' });
       }
@@ -110,6 +115,24 @@ describe('venue-etl sql', () => {
     }
     const [{ n }] = await runOnFile(warehouse, `SELECT count(*)::INTEGER AS n FROM accounts WHERE language <> 'xx'`);
     expect(n).toBe(2);
+  });
+
+  it('reads with statements DuckDB plans as several (PIVOT without an IN list), temp tables stay private', async () => {
+    const run = await sql(`PIVOT (SELECT stream, value FROM series_points) ON stream USING count(value) ORDER BY ALL`, '--format', 'csv');
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toBe('rating-history,venue-devices-history,venue-remarketing-history,venue-users-history\r\n3000,6000,1500,3000\r\n');
+    const scratch = await sql(`CREATE TEMP TABLE t AS SELECT 41 AS a; SELECT a + 1 AS b FROM t`, '--format', 'csv');
+    expect(scratch.code, scratch.stderr).toBe(0);
+    expect(scratch.stdout).toBe('b\r\n42\r\n');
+  });
+
+  it('refuses COPY TO a file with the reason DuckDB gives, and writes no file', async () => {
+    const target = join(dir, 'copied.csv');
+    const run = await sql(`COPY (SELECT 1 AS a) TO '${target}'`);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('VENUE_SQL_READ_ONLY: venue-etl sql is read-only: writing statements are refused');
+    expect(run.stderr).toContain('file system operations are disabled');
+    expect(existsSync(target)).toBe(false);
   });
 
   it('needs a query (exit 2) and a known format (exit 2)', async () => {
@@ -146,6 +169,18 @@ describe('venue-etl sql', () => {
     const columns = await sql(`SELECT column_name, data_type FROM information_schema.columns WHERE table_name = 'series_points' ORDER BY ordinal_position`, '--format', 'csv', '--parquet');
     expect(columns.stdout).toContain('venue_id,UUID\r\nstream,VARCHAR\r\nmetric,VARCHAR');
     expect(columns.stdout).not.toContain('month');
+
+    // The Parquet source reads its folder only, and is as read-only as the warehouse.
+    const outside = join(dir, 'from-parquet.csv');
+    for (const statement of [`COPY (SELECT 1 AS a) TO '${outside}'`, `CREATE TABLE scratch AS SELECT 1 AS a`, `ATTACH '${join(dir, 'p.duckdb')}' AS p`]) {
+      const refused = await sql(statement, '--parquet');
+      expect(refused.code, statement).toBe(1);
+      expect(refused.stderr, statement).toContain('VENUE_SQL_READ_ONLY');
+    }
+    expect(existsSync(outside)).toBe(false);
+    const pivot = await sql(`PIVOT (SELECT stream FROM series_points) ON stream USING count(*)`, '--parquet', '--format', 'csv');
+    expect(pivot.code, pivot.stderr).toBe(0);
+    expect(pivot.stdout).toBe('rating-history,venue-devices-history,venue-remarketing-history,venue-users-history\r\n3000,6000,1500,3000\r\n');
   });
 
   describe('while another process writes the warehouse', () => {

@@ -13,6 +13,7 @@ import { reportCommand } from './report.js';
 import { checkCommand } from './check.js';
 import { statusCommand } from './status.js';
 import { dashboardCommand } from './dashboard.js';
+import { resetCommand } from './reset.js';
 
 /** Every command the CLI offers, in the order `--help` lists them. */
 export const COMMANDS: readonly Command[] = [
@@ -30,4 +31,5 @@ export const COMMANDS: readonly Command[] = [
   jobsCommand,
   serveCommand,
   mergeEventsCommand,
+  resetCommand,
 ];
