@@ -16,6 +16,9 @@ WITH points AS (
     AND (getvariable('from_date') IS NULL OR timezone('UTC', ts)::DATE >= getvariable('from_date'))
     AND (getvariable('to_date') IS NULL OR timezone('UTC', ts)::DATE <= getvariable('to_date'))
     AND (getvariable('venue_ids') IS NULL OR list_contains(getvariable('venue_ids'), venue_id::VARCHAR))
+    -- Both grains of a day may be loaded (sync.historyGrain): the day's own point wins, its
+    -- hours are used only for a day loaded by the hour alone (the ENUM orders 'hour' < 'day').
+  QUALIFY granularity = max(granularity) OVER (PARTITION BY venue_id, day, metric)
 ),
 per_metric AS (
   -- sum() skips NULLs: a total over a day with an unknown point is itself unknown.

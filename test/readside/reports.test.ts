@@ -104,7 +104,8 @@ describe('named reports', () => {
 
   it('each file runs as is in a DuckDB session after SET VARIABLE, as in the DuckDB CLI', async () => {
     await withFile(warehouse, async (query) => {
-      for (const statement of variableStatements({ from: utcDay(-30), to: utcDay(-1), venues: [V1], staleAfterDays: 2 })) await query(statement);
+      // V1 is loaded by the day, V2 by the hour (peak-hours reads hours only).
+      for (const statement of variableStatements({ from: utcDay(-30), to: utcDay(-1), venues: [V1, V2], staleAfterDays: 2 })) await query(statement);
       for (const { name, text } of listNamedSql('reports')) {
         const rows = await query(text);
         expect(rows.length, name).toBeGreaterThan(0);
