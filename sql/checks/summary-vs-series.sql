@@ -18,7 +18,12 @@ series_days AS (
   SELECT sp.venue_id, sp.stream, sp.metric, timezone('UTC', sp.ts)::DATE AS day,
          -- sum() skips NULLs: a day with an unknown point has no known sum.
          CASE WHEN count(sp.value) = count(*) THEN sum(sp.value) END AS value
-  FROM series_points sp
+  FROM (
+    -- Both grains of a day may be loaded (sync.historyGrain): the day's own point wins, its
+    -- hours count only for a day loaded by the hour alone (the ENUM orders 'hour' < 'day').
+    SELECT * FROM series_points
+    QUALIFY granularity = max(granularity) OVER (PARTITION BY venue_id, stream, metric, timezone('UTC', ts)::DATE)
+  ) AS sp
   SEMI JOIN pairs p ON p.series_stream = sp.stream AND p.series_metric = sp.metric
   GROUP BY ALL
 ),

@@ -5,7 +5,12 @@ WITH last_day AS (
 ),
 recent AS (
   SELECT p.*
-  FROM series_points p, last_day
+  FROM (
+    -- Both grains of a day may be loaded (sync.historyGrain): the day's own point wins, its
+    -- hours count only for a day loaded by the hour alone (the ENUM orders 'hour' < 'day').
+    SELECT * FROM series_points
+    QUALIFY granularity = max(granularity) OVER (PARTITION BY venue_id, stream, metric, timezone('UTC', ts)::DATE)
+  ) AS p, last_day
   WHERE p.ts > last_day.ts - INTERVAL 7 DAY
 )
 SELECT

@@ -44,6 +44,9 @@ WITH points AS (
     AND (first_day IS NULL OR timezone('UTC', ts)::DATE >= first_day)
     AND (last_day IS NULL OR timezone('UTC', ts)::DATE <= last_day)
     AND (of_venues IS NULL OR list_contains(of_venues, venue_id::VARCHAR))
+    -- Both grains of a day may be loaded (sync.historyGrain): the day's own point wins, its
+    -- hours are used only for a day loaded by the hour alone (the ENUM orders 'hour' < 'day').
+  QUALIFY granularity = max(granularity) OVER (PARTITION BY venue_id, day, metric)
 )
 SELECT venue_id, day, metric,
        bool_and(granularity = 'day') AS day_grain,

@@ -13,7 +13,12 @@
 WITH daily AS (
   SELECT venue_id, date_trunc('day', timezone('UTC', ts))::DATE AS day,
          CASE WHEN count(value) = count(*) THEN sum(value) END AS embeds
-  FROM series_points
+  FROM (
+    -- Both grains of a day may be loaded (sync.historyGrain): the day's own point wins, its
+    -- hours count only for a day loaded by the hour alone (the ENUM orders 'hour' < 'day').
+    SELECT * FROM series_points
+    QUALIFY granularity = max(granularity) OVER (PARTITION BY venue_id, stream, metric, timezone('UTC', ts)::DATE)
+  ) AS series_points
   WHERE stream = 'venue-remarketing-history' AND metric = 'embeds'
     AND (getvariable('to_date') IS NULL OR timezone('UTC', ts)::DATE <= getvariable('to_date'))
     AND (getvariable('venue_ids') IS NULL OR list_contains(getvariable('venue_ids'), venue_id::VARCHAR))

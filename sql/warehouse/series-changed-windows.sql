@@ -1,5 +1,5 @@
 -- The staged windows whose rows differ from what series_points holds for the same venue,
--- stream and time range; only these are deleted and re-inserted, so re-loading unchanged
+-- stream, granularity and time range (the day and hour grains are separate windows); only these are deleted and re-inserted, so re-loading unchanged
 -- data writes nothing and keeps the rows' run_id and loaded_at.
 --
 -- Rows compare as multisets, NULL = NULL, through a per-window fingerprint: the row count and
@@ -15,7 +15,8 @@ WITH stored AS (
          sum(hash(s.value, epoch_ms(s.ts), s.granularity, s.metric, 1)::HUGEINT) AS h2
   FROM series_points AS s
   JOIN stage_series_windows AS w
-    ON s.venue_id = w.venue_id AND s.stream = w.stream AND s.ts >= w.ts_from AND s.ts < w.ts_to
+    ON s.venue_id = w.venue_id AND s.stream = w.stream AND s.granularity = w.granularity
+   AND s.ts >= w.ts_from AND s.ts < w.ts_to
   GROUP BY w.w
 ),
 staged AS (

@@ -9,7 +9,8 @@ CREATE OR REPLACE TEMP TABLE stage_series_windows (
   venue_id UUID,
   stream  VARCHAR,
   ts_from TIMESTAMPTZ,            -- window start, inclusive (windowFrom 00:00Z)
-  ts_to   TIMESTAMPTZ             -- window end, exclusive (windowTo + 1 day 00:00Z)
+  ts_to   TIMESTAMPTZ,            -- window end, exclusive (windowTo + 1 day 00:00Z)
+  granularity ENUM ('hour', 'day')  -- the grain the window replaces; the other grain's rows stay
 );
 CREATE OR REPLACE TEMP TABLE stage_series_metrics (
   m           INTEGER,

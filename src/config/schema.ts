@@ -18,6 +18,10 @@ const DEFAULT_MAX_JOURNAL_BYTES = 1_073_741_824;
 export const SummaryGrain = z.enum(['day', 'month']);
 export type SummaryGrain = z.infer<typeof SummaryGrain>;
 
+/** Grains of the history streams: days (windows of two days or more) and hours (one request per day). */
+export const HistoryGrain = z.enum(['day', 'hour']);
+export type HistoryGrain = z.infer<typeof HistoryGrain>;
+
 const ApiSchema = z.strictObject({
   baseUrl: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }),
   token: z.string().min(1, 'must not be empty'),
@@ -56,6 +60,8 @@ export const ConfigSchema = z.strictObject({
       windowDays: positiveInt(3660).default(31),
       streams: z.array(z.string().min(1)).min(1).optional(),
       summaryGrain: z.union([SummaryGrain, z.array(SummaryGrain).min(1)]).default('day'),
+      /** Grains loaded from the history streams: one request per venue, stream and day for 'hour'. */
+      historyGrain: z.union([HistoryGrain, z.array(HistoryGrain).min(1)]).default('day'),
       /** A stream whose cursor is older than this is reported stale by `check` and `status`. */
       staleAfterDays: positiveInt(3660).default(2),
     })
@@ -106,4 +112,11 @@ export type ApiReadyConfig = Config & { readonly api: ApiConfig };
 export function summaryGrains(config: Pick<Config, 'sync'>): readonly SummaryGrain[] {
   const grain = config.sync.summaryGrain;
   return Array.isArray(grain) ? grain : [grain];
+}
+
+/** `sync.historyGrain` as a list, in a fixed order (day first), each grain once. */
+export function historyGrains(config: Pick<Config, 'sync'>): readonly HistoryGrain[] {
+  const grain = config.sync.historyGrain;
+  const listed: readonly HistoryGrain[] = Array.isArray(grain) ? grain : [grain];
+  return HistoryGrain.options.filter((g) => listed.includes(g));
 }

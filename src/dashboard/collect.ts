@@ -1,5 +1,5 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { runReadOnly, type SqlParams } from '../readside/index.js';
+import type { SqlParams } from '../readside/index.js';
 import { type Count, type DailyMetric, type PageData, type VenueEntry } from './page-data.js';
 import { reportRows } from './report-rows.js';
 import { calendarDays } from './calendar-days.js';
@@ -27,9 +27,8 @@ const STATUS_LETTER = { loaded: 'L', missing: 'M', failed: 'F' } as const;
  * reproduced with that command. Only reads: every statement goes through the read side.
  */
 export async function collectPageData(connection: DuckDBConnection, options: CollectOptions): Promise<PageData> {
-  const params: SqlParams = { from: options.from, to: options.to, venues: options.venues, staleAfterDays: options.staleAfterDays };
-  // peak-hours reads its zone from a DuckDB variable, as a person would SET it in the DuckDB CLI.
-  await runReadOnly(connection, `SET VARIABLE time_zone = '${options.tz.replace(/'/g, "''")}'`);
+  // peak-hours reads its zone from the `tz` variable, as `venue-etl report peak-hours --tz` sets it.
+  const params: SqlParams = { from: options.from, to: options.to, venues: options.venues, staleAfterDays: options.staleAfterDays, tz: options.tz };
   const ranking = await reportRows(connection, 'venue-ranking', params);
   const devices = await reportRows(connection, 'daily-devices', params);
   const logins = await reportRows(connection, 'daily-logins', params);
@@ -101,13 +100,15 @@ export async function collectPageData(connection: DuckDBConnection, options: Col
   const funnelRows = Array.from({ length: V }, (): Count[] => [0, 0, 0, 0]);
   for (const r of funnel) funnelRows[venueIndex.get(r.venue_id) ?? 0] = [r.sent, r.opened, r.rated, r.commented];
 
-  // A weekday and hour without an hourly point counts 0 (nothing observed); a NULL total stays null.
+  // The grid: average detected devices per local weekday and hour (the report's rows for each
+  // weekday, not its every-day rows). A slot without an hourly point counts 0 (nothing observed).
   const peakGrid: (Count[] | null)[] = new Array<Count[] | null>(V).fill(null);
   for (const r of peak) {
+    if (r.stream !== 'venue-devices-history' || r.metric !== 'detected' || r.weekday === null) continue;
     const v = venueIndex.get(r.venue_id);
     if (v === undefined) continue;
     const grid = (peakGrid[v] ??= new Array<Count>(168).fill(0));
-    grid[(r.weekday - 1) * 24 + r.hour] = r.detected;
+    grid[(r.weekday - 1) * 24 + r.hour] = r.average;
   }
 
   const streams = [...new Set(coverage.map((r) => r.stream))];

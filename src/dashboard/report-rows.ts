@@ -22,7 +22,10 @@ export const REPORT_ROWS = {
   'login-method-shares': z.object({ venue_id: text, method: text, logins: count, share: count }),
   'rating-distribution': z.object({ venue_id: text, month: text, rates: count, average_rate: count, rated_1: count, rated_2: count, rated_3: count, rated_4: count, rated_5: count }),
   'rating-request-funnel': z.object({ venue_id: text, sent: count, opened: count, rated: count, commented: count }),
-  'peak-hours': z.object({ venue_id: text, weekday: z.number().int().min(1).max(7), hour: z.number().int().min(0).max(23), detected: count, authenticated: count, logins: count, hours: z.number() }),
+  'peak-hours': z.object({
+    venue_id: text, stream: text, metric: text, weekday: z.number().int().min(1).max(7).nullable(), hour: z.number().int().min(0).max(23),
+    hours: z.number(), average: z.number().nullable(), share: z.number().nullable(),
+  }),
   coverage: z.object({ stream: text, day, venues_loaded: z.number(), venues: z.number(), failed_slices: z.number(), status: z.enum(['loaded', 'missing', 'failed']) }),
   freshness: z.record(z.string(), json),
   'last-runs': z.record(z.string(), json),

@@ -55,6 +55,8 @@ export const ERROR_RULES = {
   VENUE_API_WRONG_SCOPE: failed,
   VENUE_API_CONTRADICTORY_VALUES: failed,
   VENUE_API_BAD_VALUE: failed,
+  /** Daily points where the hours of one day were asked for (or the reverse), or an hour outside the day asked for. */
+  VENUE_API_WRONG_GRAIN: failed,
 
   VENUE_ETL_USAGE: usage,
   VENUE_ETL_CONFIG: usage,

@@ -34,11 +34,16 @@ export async function extractAnalytics(slice: Slice, context: ExtractContext): P
   const endpoint = slice.endpoint;
   if (endpoint.kind === 'series') {
     const series = emptySeries(slice.scopeId, slice.stream);
-    const window = { startMs: dateToMs(slice.windowFrom), endMs: dateToMs(slice.windowTo) + DAY_MS };
+    const grain = slice.grain === 'hour' ? 'hour' : 'day';
     let outsideWindow = 0;
-    for (const request of requestsOf(slice)) {
-      const found = await resourcesOf(endpoint, slice, request, context);
-      if (found.length === 0) throw incompleteAnswer(endpoint.stream, 'data', `has no resource for ${slice.scopeId} from ${request.from} to ${request.to}`);
+    // The hour grain asks one request per day: they run concurrently (the client's limiter
+    // bounds them), and are normalized in order, each against its own day.
+    const answers = await Promise.all(requestsOf(slice).map((request) => resourcesOf(endpoint, slice, request, context).then((found) => ({ request, found }))));
+    for (const { request, found } of answers) {
+      const from = request.from ?? slice.windowFrom;
+      const to = request.to ?? slice.windowTo;
+      if (found.length === 0) throw incompleteAnswer(endpoint.stream, 'data', `has no resource for ${slice.scopeId} from ${from} to ${to}`);
+      const window = { startMs: dateToMs(from), endMs: dateToMs(to) + DAY_MS, grain } as const;
       for (const { where, resource } of found) {
         const attributes = checkResource(endpoint, resource, where, context.drift);
         checkScope(endpoint, resource, slice.scopeId, where);

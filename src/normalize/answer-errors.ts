@@ -35,3 +35,9 @@ export function badValue(stream: string, path: string, problem: string): EtlErro
   return answerError('VENUE_API_BAD_VALUE', stream, path, problem,
     `The API sent a value its metric cannot have (see the metric's domain in the README, "Assumptions about the API"). ${KEPT}`);
 }
+
+/** An answer at another grain than the slice asked for, or an hourly point outside the requested day. */
+export function wrongGrain(stream: string, path: string, problem: string): EtlError {
+  return answerError('VENUE_API_WRONG_GRAIN', stream, path, problem,
+    `A one-day range must be answered with that day's 24 UTC hours, a longer one with one point per day; storing another grain would mix the two in one key. ${KEPT} If it persists, report it upstream.`);
+}

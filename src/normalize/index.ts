@@ -6,7 +6,7 @@ export { appendSummary } from './summary.js';
 export type { SummaryKeys } from './summary.js';
 export { checkResource } from './resource.js';
 export { checkScope, relationshipId } from './scope.js';
-export { badValue, contradictoryValues, incompleteAnswer, wrongScope } from './answer-errors.js';
+export { badValue, contradictoryValues, incompleteAnswer, wrongGrain, wrongScope } from './answer-errors.js';
 export { valueProblem } from './value-check.js';
 export type { ResourceLike } from './resource.js';
 export { roleFromResource } from './roles.js';

@@ -1,5 +1,5 @@
 import { domainOf, type EndpointRow } from '../catalogue/index.js';
-import { badValue, contradictoryValues, incompleteAnswer } from './answer-errors.js';
+import { badValue, contradictoryValues, incompleteAnswer, wrongGrain } from './answer-errors.js';
 import type { Granularity, SeriesColumns } from './columns.js';
 import { schemaError } from './schema-error.js';
 import { DAY_MS, msToDate } from '../calendar/index.js';
@@ -10,6 +10,12 @@ export interface SeriesWindow {
   /** Epoch ms of windowFrom 00:00Z and of windowTo + 1 day 00:00Z. */
   readonly startMs: number;
   readonly endMs: number;
+  /**
+   * The grain asked for: 'hour' for a one-day request (its 24 UTC hours, every point inside the
+   * day), 'day' for a longer one. Another grain fails the slice: stored, it would mix both grains
+   * in one window. Absent: whatever the API sent (callers that do not plan a grain).
+   */
+  readonly grain?: Granularity;
 }
 
 export interface SeriesOutcome {
@@ -54,6 +60,8 @@ function reserve(points: number, slotCount: number): void {
  *   sends days too.
  * - A day point belongs to its calendar date in its own offset and is stored as that date
  *   (00:00 UTC); an hour point keeps its instant.
+ * - With `window.grain` set, the series must have that grain, and an hourly one no point outside
+ *   the window (its one day).
  * - Every day (or hour) of the window must have exactly one point: a missing one fails the slice
  *   (the window's rows would otherwise be replaced by fewer), and so does the same day twice with
  *   different values. Identical copies are dropped.
@@ -74,6 +82,9 @@ export function appendSeries(
     if (!Array.isArray(series)) throw schemaError(endpoint.stream, `${where}.attributes.${metric}`, 'must be a list of [timestamp, count] pairs');
     const path = `${where}.attributes.${metric}`;
     const grain = readSeries(endpoint, metric, series, path);
+    if (window.grain !== undefined && grain !== window.grain) {
+      throw wrongGrain(endpoint.stream, path, `has ${grain === 'day' ? 'daily' : 'hourly'} points where ${window.grain === 'day' ? 'daily' : 'hourly'} ones were asked for (${msToDate(window.startMs)}..${msToDate(window.endMs - DAY_MS)})`);
+    }
     const result = placeInWindow(endpoint.stream, series, grain, window, path);
     outsideWindow += result.outside;
     const step = grain === 'day' ? DAY_MS : HOUR_MS;
@@ -143,6 +154,9 @@ function placeInWindow(stream: string, series: readonly unknown[], grain: Granul
   for (let i = 0; i < series.length; i++) {
     const ts = grain === 'day' ? dates[i]! : instants[i]!;
     if (ts < window.startMs || ts >= window.endMs) {
+      // An hourly answer is one day's 24 hours: an hour of another day means the answer is not
+      // the day asked for (a shifted or mislabelled day), so nothing of it is trusted.
+      if (window.grain === 'hour') throw wrongGrain(stream, `${path}[${i}][0]`, `is outside the requested day ${msToDate(window.startMs)} (UTC): ${stampOf(series, i)}`);
       outside += 1;
       continue;
     }

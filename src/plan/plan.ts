@@ -1,8 +1,8 @@
 import { isSnapshotEndpoint, type Catalogue, type EndpointRow } from '../catalogue/index.js';
-import type { SummaryGrain } from '../config/index.js';
+import type { HistoryGrain, SummaryGrain } from '../config/index.js';
 import { addDays, maxDate } from '../calendar/index.js';
-import { requestCount, type Chain } from './slice.js';
-import { slicesForRange } from './slices-for-window.js';
+import { requestCount, streamKey, type Chain } from './slice.js';
+import { slicesForRange, type SliceOptions } from './slices-for-window.js';
 
 /** Scope id of the accounts stream: one snapshot for every account the roles point to. */
 export const ALL_ACCOUNTS = '*';
@@ -14,6 +14,8 @@ export interface PlanScope {
   readonly projects: readonly string[];
   readonly windowDays: number;
   readonly grains: readonly SummaryGrain[];
+  /** History grains (`sync.historyGrain`); day when absent. */
+  readonly historyGrains?: readonly HistoryGrain[];
 }
 
 export interface SyncPlanInput extends PlanScope {
@@ -37,6 +39,26 @@ function scopeIds(endpoint: EndpointRow, scope: PlanScope): readonly string[] {
   return [ALL_ACCOUNTS];
 }
 
+/** What one chain of a stream covers: its cursor key and the slice options of its grain. */
+interface Track {
+  readonly key: string;
+  readonly options: SliceOptions;
+}
+
+/**
+ * The chains of a stream for one scope id: one per history grain for history streams (each
+ * grain with its own cursor, so one failing does not hold the other back), one for the others
+ * (a summary's grains share the stream's cursor, as before hours existed).
+ */
+function tracksOf(endpoint: EndpointRow, scope: PlanScope): Track[] {
+  const base = { windowDays: scope.windowDays, grains: scope.grains };
+  if (endpoint.kind !== 'series') return [{ key: endpoint.stream, options: base }];
+  return (scope.historyGrains ?? ['day']).map((grain) => ({
+    key: streamKey(endpoint.stream, grain === 'hour' ? 'hour' : undefined),
+    options: { ...base, historyGrains: [grain] },
+  }));
+}
+
 /**
  * The nightly plan: every selected stream and scope id from its cursor minus the lookback (the
  * start date when there is no cursor) up to `until`. Snapshot streams get one slice each.
@@ -46,13 +68,15 @@ export function planSync(input: SyncPlanInput): Chain[] {
   for (const stream of input.streams) {
     const endpoint = input.catalogue.endpointFor(stream);
     for (const scopeId of scopeIds(endpoint, input)) {
-      const snapshot = isSnapshotEndpoint(endpoint);
-      const cursor = input.cursors.get(cursorKey(stream, scopeId));
-      const from = snapshot ? input.today : cursor ? maxDate(addDays(cursor, 1 - input.lookbackDays), input.startDate) : input.startDate;
-      const to = snapshot ? input.today : input.until;
-      if (from > to) continue;
-      const slices = slicesForRange(endpoint, scopeId, from, to, input);
-      if (slices.length > 0) chains.push({ stream, scopeId, slices });
+      for (const track of tracksOf(endpoint, input)) {
+        const snapshot = isSnapshotEndpoint(endpoint);
+        const cursor = input.cursors.get(cursorKey(track.key, scopeId));
+        const from = snapshot ? input.today : cursor ? maxDate(addDays(cursor, 1 - input.lookbackDays), input.startDate) : input.startDate;
+        const to = snapshot ? input.today : input.until;
+        if (from > to) continue;
+        const slices = slicesForRange(endpoint, scopeId, from, to, track.options);
+        if (slices.length > 0) chains.push({ stream, scopeId, slices });
+      }
     }
   }
   return chains;
@@ -71,10 +95,12 @@ export function planBackfill(input: BackfillPlanInput): Chain[] {
     const endpoint = input.catalogue.endpointFor(stream);
     const snapshot = isSnapshotEndpoint(endpoint);
     for (const scopeId of scopeIds(endpoint, input)) {
-      const slices = snapshot
-        ? slicesForRange(endpoint, scopeId, input.today, input.today, input)
-        : slicesForRange(endpoint, scopeId, input.from, input.to, input);
-      if (slices.length > 0) chains.push({ stream, scopeId, slices });
+      for (const track of tracksOf(endpoint, input)) {
+        const slices = snapshot
+          ? slicesForRange(endpoint, scopeId, input.today, input.today, track.options)
+          : slicesForRange(endpoint, scopeId, input.from, input.to, track.options);
+        if (slices.length > 0) chains.push({ stream, scopeId, slices });
+      }
     }
   }
   return chains;

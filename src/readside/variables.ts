@@ -11,6 +11,8 @@ export interface SqlParams {
   readonly staleAfterDays?: number;
   /** Streams the config syncs: a check flags those without any cursor. */
   readonly streams?: readonly string[];
+  /** IANA time zone a report reads local hours and weekdays in (peak-hours); UTC when unset. */
+  readonly tz?: string | undefined;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -32,6 +34,7 @@ export function variableStatements(params: SqlParams): string[] {
     `SET VARIABLE venue_ids = ${list(params.venues?.map((v) => v.toLowerCase()))}`,
     `SET VARIABLE stale_after_days = ${params.staleAfterDays === undefined ? 'NULL::INTEGER' : `${Math.trunc(params.staleAfterDays)}::INTEGER`}`,
     `SET VARIABLE expected_streams = ${list(params.streams)}`,
+    `SET VARIABLE tz = ${text(params.tz ?? 'UTC')}`,
   ];
 }
 
@@ -46,6 +49,9 @@ export function checkSqlParams(params: SqlParams): void {
   for (const venue of params.venues ?? []) {
     if (!UUID.test(venue)) throw new UsageError(`--venues takes venue ids (UUIDs), got "${venue}"`);
   }
+  if (params.tz !== undefined && !isTimeZone(params.tz)) {
+    throw new UsageError(`--tz takes an IANA time zone, got "${params.tz}"`, 'e.g. --tz Europe/Berlin or --tz America/New_York (timestamps stay UTC in the warehouse)');
+  }
   if (params.from !== undefined && params.to !== undefined && params.from > params.to) {
     throw new UsageError(`--from ${params.from} is after --to ${params.to}`);
   }
@@ -53,4 +59,14 @@ export function checkSqlParams(params: SqlParams): void {
 
 export async function setVariables(connection: DuckDBConnection, params: SqlParams): Promise<void> {
   for (const statement of variableStatements(params)) await connection.run(statement);
+}
+
+/** Whether Intl knows the zone (the ICU data DuckDB also reads). */
+function isTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: zone });
+    return zone.length > 0;
+  } catch {
+    return false;
+  }
 }

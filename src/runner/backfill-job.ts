@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { buildCatalogue, type Catalogue } from '../catalogue/index.js';
-import { summaryGrains, type ApiReadyConfig as Config } from '../config/index.js';
+import { historyGrains, summaryGrains, type ApiReadyConfig as Config, type HistoryGrain } from '../config/index.js';
 import { ExitCode, UsageError } from '../errors/index.js';
 import type { Logger } from '../log/index.js';
 import { addDays, todayUtc } from '../calendar/index.js';
-import { planBackfill, plannedRequests, type Chain, type Slice } from '../plan/index.js';
+import { planBackfill, plannedRequests, streamKey, type Chain, type Slice } from '../plan/index.js';
 import { executeRun, type RunResult } from './execute-run.js';
 import { checkAccess, clientFor } from './open-run.js';
 import { resolveScope } from './scope.js';
@@ -19,6 +19,11 @@ export interface BackfillOptions {
   readonly streams?: readonly string[];
   readonly venues?: readonly string[];
   readonly windowDays?: number;
+  /**
+   * `--grain`: only this grain. 'hour': the history streams at hour grain (summaries have no
+   * hours); 'day': the day grain of histories and the summaries. Both of `sync.historyGrain` by default.
+   */
+  readonly grain?: HistoryGrain;
   readonly force?: boolean;
   readonly signal?: AbortSignal;
   /** A second signal: the run stops without waiting for queued commits, and is still recorded. */
@@ -44,15 +49,26 @@ export function planBackfillRun(config: Config, options: BackfillOptions): Backf
   if (options.from > options.to) throw new UsageError(`--from ${options.from} is after --to ${options.to}`, 'swap them: --from is the first day, --to the last');
   if (options.to > today) throw new UsageError(`--to ${options.to} is in the future (today is ${today} UTC)`, 'the API has no data for future days; use yesterday or earlier');
   const catalogue = buildCatalogue(config.endpoints);
-  const scope = resolveScope(config, catalogue, 'windowed', options.streams, options.venues);
+  const wide = resolveScope(config, catalogue, 'windowed', options.streams, options.venues);
+  // --grain hour: the history streams only (a summary has no hours).
+  const scope = options.grain === 'hour' ? { ...wide, streams: wide.streams.filter((stream) => catalogue.endpointFor(stream).kind === 'series') } : wide;
   const windowDays = options.windowDays ?? config.sync.windowDays;
   const grains = summaryGrains(config);
-  const chains = planBackfill({ catalogue, ...scope, from: options.from, to: options.to, today, windowDays, grains });
-  const params = { from: options.from, to: options.to, streams: [...scope.streams].sort(), venues: [...scope.venues].sort(), windowDays, grains: [...grains].sort() };
+  const hourly = options.grain === undefined ? historyGrains(config) : [options.grain];
+  const chains = planBackfill({ catalogue, ...scope, from: options.from, to: options.to, today, windowDays, grains, historyGrains: hourly });
+  // historyGrains joins the parameters only when it is not the day alone, so the id of a backfill
+  // planned before hours existed (and its progress) stays the same.
+  const params = {
+    from: options.from, to: options.to, streams: [...scope.streams].sort(), venues: [...scope.venues].sort(), windowDays, grains: [...grains].sort(),
+    ...(hourly.length === 1 && hourly[0] === 'day' ? {} : { historyGrains: [...hourly] }),
+  };
   const backfillId = createHash('sha256').update(JSON.stringify(params)).digest('hex').slice(0, 16);
-  const byStream = scope.streams.map((stream) => {
-    const own = chains.filter((c) => c.stream === stream);
-    return { stream, slices: own.reduce((n, c) => n + c.slices.length, 0), requests: plannedRequests(own) };
+  // One line per stream key: the hour grain of a history stream is its own line (`<stream>@hour`).
+  const keys = scope.streams.flatMap((stream) =>
+    catalogue.endpointFor(stream).kind === 'series' ? hourly.map((grain) => streamKey(stream, grain === 'hour' ? 'hour' : undefined)) : [stream]);
+  const byStream = keys.map((key) => {
+    const own = chains.filter((c) => streamKey(c.stream, c.slices[0]?.grain) === key);
+    return { stream: key, slices: own.reduce((n, c) => n + c.slices.length, 0), requests: plannedRequests(own) };
   });
   return { backfillId, catalogue, chains, slices: byStream.reduce((n, s) => n + s.slices, 0), requests: plannedRequests(chains), byStream, params };
 }

@@ -5,7 +5,7 @@ import { summaryGrains, type ApiReadyConfig as Config } from '../config/index.js
 import { codeOf, ExitCode, formatError } from '../errors/index.js';
 import { scrubSecrets, type Logger } from '../log/index.js';
 import { DriftReporter } from '../normalize/index.js';
-import type { Chain, Slice } from '../plan/index.js';
+import { streamKey, type Chain, type Slice } from '../plan/index.js';
 import type { CursorMove } from '../warehouse/slice-commit.js';
 import { isFatalForRun } from './fatal.js';
 import { GroupCommitter } from './group-committer.js';
@@ -128,9 +128,11 @@ async function runStarted(input: RunInput, runId: string, started: number, reque
     onFailure: async (slice: Slice, error: unknown) => {
       const code = codeOf(error) ?? 'VENUE_ETL_INTERNAL';
       const message = scrubSecrets(formatError(error));
-      log.error({ stream: slice.stream, scopeId: slice.scopeId, windowFrom: slice.windowFrom, windowTo: slice.windowTo, code }, message);
+      // The hour grain's failures are filed under its stream key (`<stream>@hour`), like its cursor.
+      const stream = streamKey(slice.stream, slice.grain);
+      log.error({ stream, scopeId: slice.scopeId, windowFrom: slice.windowFrom, windowTo: slice.windowTo, code }, message);
       await warehouse
-        .recordSyncErrors(runId, [{ stream: slice.stream, scopeId: slice.scopeId, windowFrom: slice.windowFrom, windowTo: slice.windowTo, errorCode: code, message }])
+        .recordSyncErrors(runId, [{ stream, scopeId: slice.scopeId, windowFrom: slice.windowFrom, windowTo: slice.windowTo, errorCode: code, message }])
         .catch((recording: unknown) => log.error({ err: recording, stream: slice.stream, scopeId: slice.scopeId }, 'could not record the failed slice in sync_errors'));
     },
   };

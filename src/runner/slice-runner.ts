@@ -3,7 +3,7 @@ import { isSnapshotEndpoint, type Catalogue, type ResolvedIds } from '../catalog
 import { accountRows, extractAnalytics, extractRoles, fetchAccounts, type ExtractContext } from '../extract/index.js';
 import type { Logger } from '../log/index.js';
 import type { DriftReporter } from '../normalize/index.js';
-import { requestCount, type Slice } from '../plan/index.js';
+import { requestCount, streamKey, type Slice } from '../plan/index.js';
 import type { CursorMove, SliceCommit, Warehouse } from '../warehouse/index.js';
 import type { GroupCommitter } from './group-committer.js';
 
@@ -62,9 +62,9 @@ export async function runSlice(slice: Slice, ctx: SliceRunnerContext): Promise<n
       scopeId: slice.scopeId,
       windowFrom: slice.windowFrom,
       windowTo: slice.windowTo,
-      ...(extracted.series ? { series: extracted.series } : {}),
+      ...(extracted.series ? { series: extracted.series, ...(slice.grain === 'hour' ? { seriesGrain: 'hour' as const, cursorStream: streamKey(slice.stream, slice.grain) } : {}) } : {}),
       ...(extracted.summaries
-        ? { summaries: { rows: extracted.summaries, grain: slice.grain ?? 'day', ownsSingleDayPeriods: slice.grain === 'month' && !ctx.dayGrainConfigured } }
+        ? { summaries: { rows: extracted.summaries, grain: slice.grain === 'month' ? 'month' : 'day', ownsSingleDayPeriods: slice.grain === 'month' && !ctx.dayGrainConfigured } }
         : {}),
       ...(cursor ? { cursor } : {}),
       ...(backfill ? { backfill } : {}),

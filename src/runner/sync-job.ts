@@ -1,5 +1,5 @@
 import { buildCatalogue, isSnapshotEndpoint } from '../catalogue/index.js';
-import { summaryGrains, type ApiReadyConfig as Config } from '../config/index.js';
+import { historyGrains, summaryGrains, type ApiReadyConfig as Config } from '../config/index.js';
 import { UsageError } from '../errors/index.js';
 import type { Logger } from '../log/index.js';
 import { addDays, minDate, todayUtc } from '../calendar/index.js';
@@ -72,6 +72,7 @@ export async function runSync(
         lookbackDays: config.sync.lookbackDays,
         windowDays: config.sync.windowDays,
         grains,
+        historyGrains: historyGrains(config),
       });
       return await executeRun({
         job: options.job ?? 'sync',

@@ -71,7 +71,7 @@ export async function commitSlicesIn(session: Session, runId: string, commits: r
   }
 
   const moves: CursorMoveRequest[] = commits.flatMap((commit) =>
-    commit.cursor ? [{ stream: commit.stream, scopeId: commit.scopeId, windowFrom: commit.windowFrom, move: commit.cursor }] : [],
+    commit.cursor ? [{ stream: commit.cursorStream ?? commit.stream, scopeId: commit.scopeId, windowFrom: commit.windowFrom, move: commit.cursor }] : [],
   );
   const cursorsMoved = await applyCursorMoves(session, runId, moves);
 

@@ -32,7 +32,8 @@ export function planRounds(commits: readonly SliceCommit[]): number[][] {
     const from = dateToMs(commit.windowFrom);
     const to = dateToMs(commit.windowTo) + DAY_MS;
     const keys: string[] = [];
-    if (commit.series) keys.push(`series|${commit.scopeId.toLowerCase()}|${commit.stream}`);
+    // The hour and day grains are separate windows: they never overlap each other.
+    if (commit.series) keys.push(`series|${commit.scopeId.toLowerCase()}|${commit.stream}|${commit.seriesGrain ?? 'day'}`);
     if (commit.summaries) for (const venue of summaryVenues(commit)) keys.push(`summary|${venue}|${commit.stream}`);
     let round = 0;
     for (const key of keys) {

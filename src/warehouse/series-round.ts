@@ -49,6 +49,9 @@ async function stageSeries(session: Session, slices: readonly [number, SliceComm
       windows.appendVarchar(commit.stream);
       windows.appendVarchar(new Date(fromMs).toISOString());
       windows.appendVarchar(new Date(toMs).toISOString());
+      const windowGrain = commit.seriesGrain ?? 'day';
+      if (windowGrain !== 'day' && windowGrain !== 'hour') throw invalidBatch(`series grain must be 'hour' or 'day', got ${String(windowGrain)}`, { stream: commit.stream });
+      windows.appendVarchar(windowGrain);
       windows.endRow();
 
       lastTs.fill(-Infinity);
@@ -68,6 +71,11 @@ async function stageSeries(session: Session, slices: readonly [number, SliceComm
           lastGranularity = granularity[i];
           const ids = lastGranularity === 'hour' ? metricIds.hour : lastGranularity === 'day' ? metricIds.day : undefined;
           if (!ids) throw invalidBatch(`series granularity must be 'hour' or 'day', got ${String(lastGranularity)}`, { stream: commit.stream });
+          // The window replaces one grain's rows: a row of the other grain would land beside
+          // them and never be replaced by its own grain's window.
+          if (lastGranularity !== windowGrain) {
+            throw invalidBatch(`a ${windowGrain} window of ${commit.stream}/${commit.scopeId} holds ${lastGranularity} rows`, { stream: commit.stream });
+          }
           let id = ids.get(lastMetric);
           if (id === undefined) {
             id = metricIds.hour.size + metricIds.day.size;

@@ -21,10 +21,18 @@ export interface SliceCommit {
   readonly windowFrom: string;
   readonly windowTo: string;
   /**
-   * Replaces `series_points` of (scopeId, stream) with ts in [windowFrom 00:00Z, windowTo+1 00:00Z),
-   * whatever their granularity.
+   * Replaces `series_points` of (scopeId, stream, seriesGrain) with ts in
+   * [windowFrom 00:00Z, windowTo+1 00:00Z). Rows of the other granularity in that range are not
+   * touched: the day and hour grains of a stream live side by side.
    */
   readonly series?: SeriesColumns;
+  /** The granularity `series` replaces; every one of its rows must have it. 'day' when absent. */
+  readonly seriesGrain?: 'day' | 'hour';
+  /**
+   * The cursor's stream key when it is not `stream`: the hour grain of a history stream keeps a
+   * cursor of its own (`<stream>@hour`, see the planner's streamKey).
+   */
+  readonly cursorStream?: string;
   /**
    * Replaces `summary_values` of (venue, stream) whose period_start lies in [windowFrom, windowTo]
    * and whose period belongs to `grain`: 'day' rows have period_end = period_start; 'month' rows

@@ -40,7 +40,7 @@ describe('venue-etl check', () => {
       `UPDATE summary_values SET value = value + 1 WHERE venue_id = '${V1}' AND stream = 'venue-devices-summary' AND metric = 'detected' AND period_start = DATE '${utcDay(-20)}'`,
       // A cursor far behind.
       `UPDATE sync_cursors SET cursor_date = DATE '${utcDay(-9)}' WHERE stream = 'venue-remarketing-history' AND scope_id = '${V2}'`,
-      // Hourly and daily rows in one day.
+      // One hour of a day loaded by the hour (a partial hourly day).
       `INSERT INTO series_points VALUES ('${V1}', 'venue-remarketing-history', 'embeds', 'hour', TIMESTAMPTZ '${utcDay(-15)} 13:00:00+00', 1, 'run-x', now())`,
     ]);
   });
@@ -50,22 +50,23 @@ describe('venue-etl check', () => {
     const run = await runCli(['check', '--config', cleanConfig]);
     expect(run.code, run.stdout + run.stderr).toBe(0);
     expect(run.stdout).toMatch(/^check\s+status\s+rows found\s+sample/);
-    for (const name of ['series-gaps', 'series-duplicate-keys', 'summary-duplicate-keys', 'stale-streams', 'summary-vs-series', 'series-mixed-granularity']) {
+    for (const name of ['series-gaps', 'series-duplicate-keys', 'summary-duplicate-keys', 'stale-streams', 'summary-vs-series', 'series-partial-hours', 'hours-vs-days']) {
       expect(run.stdout).toMatch(new RegExp(`^${name}\\s+ok\\s+0`, 'm'));
     }
-    expect(run.stdout).toContain('all 6 checks passed');
+    expect(run.stdout).toContain('all 7 checks passed');
   });
 
   it('finds the gap, the duplicates, the stale cursor and the disagreeing summary (exit 1)', async () => {
     const run = await runCli(['check', '--config', brokenConfig, '--log-level', 'silent']);
     expect(run.code).toBe(1);
-    expect(run.stdout).toMatch(new RegExp(`^series-gaps\\s+FAILED\\s+1\\s+venue_id=${V1} stream=venue-users-history gap_from=${gapDay} gap_to=${gapDay}`, 'm'));
+    expect(run.stdout).toMatch(new RegExp(`^series-gaps\\s+FAILED\\s+1\\s+venue_id=${V1} stream=venue-users-history granularity=day gap_from=${gapDay} gap_to=${gapDay}`, 'm'));
     expect(run.stdout).toMatch(new RegExp(`^series-duplicate-keys\\s+FAILED\\s+1\\s+venue_id=${V2} stream=rating-history metric=rates-average`, 'm'));
     expect(run.stdout).toMatch(/^summary-duplicate-keys\s+FAILED\s+1\s+venue_id=/m);
     expect(run.stdout).toMatch(new RegExp(`^stale-streams\\s+FAILED\\s+1\\s+stream=venue-remarketing-history scope_id=${V2} cursor_date=${utcDay(-9)}`, 'm'));
     expect(run.stdout).toMatch(/^summary-vs-series\s+FAILED\s+1\s+venue_id=\S+ stream=venue-devices-summary metric=detected /m);
-    expect(run.stdout).toMatch(/^series-mixed-granularity\s+FAILED\s+1\s/m);
-    expect(run.stdout).toContain('6 of 6 checks did not pass');
+    // The planted single hour, and the planted duplicate hour (25 rows that day).
+    expect(run.stdout).toMatch(/^series-partial-hours\s+FAILED\s+2\s/m);
+    expect(run.stdout).toContain('6 of 7 checks did not pass');
   });
 
   it('reports each offending row, and streams the config expects that never loaded', async () => {

@@ -56,13 +56,16 @@ describe('report parameters', () => {
       `SET VARIABLE venue_ids = ['11111111-1111-4111-8111-11111111111a']::VARCHAR[]`,
       `SET VARIABLE stale_after_days = 3::INTEGER`,
       `SET VARIABLE expected_streams = NULL::VARCHAR[]`,
+      `SET VARIABLE tz = 'UTC'`,
     ]);
+    expect(variableStatements({ tz: 'Europe/Berlin' }).at(-1)).toBe(`SET VARIABLE tz = 'Europe/Berlin'`);
   });
 
   it('refuse what is not a date or a venue id, and a range that ends before it starts', () => {
     expect(() => variableStatements({ venues: ["x'; DROP TABLE accounts; --"] })).toThrow(/venue ids/);
     expect(() => variableStatements({ from: '2026-1-1' })).toThrow(/not a date/);
     expect(() => variableStatements({ from: '2026-02-01', to: '2026-01-01' })).toThrow(/after --to/);
+    expect(() => variableStatements({ tz: "Mars/Olympus'; DROP TABLE accounts; --" })).toThrow(/IANA time zone/);
   });
 });
 

@@ -91,19 +91,42 @@ describe('named reports', () => {
     expect(devices).toMatchObject({ scopes: 2, oldest_cursor: utcDay(-1), days_behind: 0, stale: false, last_run_status: 'partial' });
   });
 
+  it('peak-hours: shares of a venue, metric and weekday add up to 1; --tz relabels the hours, UTC by default', async () => {
+    const utc = await onWarehouse('peak-hours', { venues: [V2] });
+    expect(utc.length).toBeGreaterThan(0);
+    // Only the hour grain (V2), per venue and for all venues.
+    expect(new Set(utc.map((r) => r.venue_id))).toEqual(new Set([V2, 'all']));
+    const sums = new Map<string, number>();
+    for (const r of utc) {
+      const key = `${String(r.venue_id)}|${String(r.metric)}|${String(r.weekday)}`;
+      sums.set(key, (sums.get(key) ?? 0) + Number(r.share ?? 0));
+    }
+    for (const [key, sum] of sums) expect(sum, key).toBeCloseTo(1, 2);
+    // unique counts and averages are not additive: left out.
+    expect(utc.some((r) => String(r.metric).startsWith('unique-') || r.metric === 'rates-average')).toBe(false);
+    // Two hours east of UTC, every hour's share of the week moves two hours later.
+    const east = await onWarehouse('peak-hours', { venues: [V2], tz: 'Etc/GMT-2' });
+    const everyDay = (rows: typeof utc, shift: number) => new Map(rows.filter((r) => r.weekday === null && r.venue_id === V2).map((r) => [`${String(r.metric)}|${(Number(r.hour) + shift) % 24}`, r.share]));
+    expect(everyDay(east, 0)).toEqual(everyDay(utc, 2));
+    expect(await onWarehouse('peak-hours', { venues: [V2], tz: 'UTC' })).toEqual(utc);
+  });
+
   it('each file runs as is in a DuckDB session after SET VARIABLE, as in the DuckDB CLI', async () => {
     await withFile(warehouse, async (query) => {
-      for (const statement of variableStatements({ from: utcDay(-30), to: utcDay(-1), venues: [V1], staleAfterDays: 2 })) await query(statement);
+      // V1 is loaded by the day, V2 by the hour (peak-hours reads hours only).
+      for (const statement of variableStatements({ from: utcDay(-30), to: utcDay(-1), venues: [V1, V2], staleAfterDays: 2 })) await query(statement);
       for (const { name, text } of listNamedSql('reports')) {
         const rows = await query(text);
-        // V1 was loaded at day grain only: peak hours has nothing to show for it (V2 below).
-        if (name === 'peak-hours') expect(rows, name).toEqual([]);
-        else expect(rows.length, name).toBeGreaterThan(0);
+        expect(rows.length, name).toBeGreaterThan(0);
+        // V1 was loaded at day grain only: peak hours has nothing of its own to show (only V2 and their sum).
+        if (name === 'peak-hours') expect(new Set(rows.map((row) => row.venue_id))).toEqual(new Set([V2, 'all']));
       }
       await query(`SET VARIABLE venue_ids = ['${V2}']`);
-      await query(`SET VARIABLE time_zone = 'Europe/Warsaw'`);
+      await query(`SET VARIABLE tz = 'Europe/Warsaw'`);
       const peak = await query(loadNamedSql('reports', 'peak-hours').text);
-      expect(peak).toHaveLength(7 * 24);
+      const detected = peak.filter((row) => row.venue_id === V2 && row.stream === 'venue-devices-history' && row.metric === 'detected' && row.weekday !== null);
+      expect(detected).toHaveLength(7 * 24);
+      expect(detected.every((row) => Number(row.hours) > 0)).toBe(true);
     });
   });
 });

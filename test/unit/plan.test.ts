@@ -71,3 +71,34 @@ describe('planBackfill', () => {
     expect(requestsOf(daySlice)[0]).toEqual({ from: daySlice.windowFrom, to: daySlice.windowFrom });
   });
 });
+
+describe('the hour grain (sync.historyGrain)', () => {
+  it('plans a chain per grain for history streams, each from its own cursor, one request per day by the hour', () => {
+    const cursors = new Map([[`venue-devices-history|${V1}`, '2026-03-10'], [`venue-devices-history@hour|${V1}`, '2026-03-05']]);
+    const chains = planSync({
+      ...base, historyGrains: ['day', 'hour'], streams: ['venue-devices-history', 'venue-devices-summary'], cursors,
+      startDate: '2026-03-01', lookbackDays: 3, until: '2026-03-12', today: '2026-03-13',
+    });
+    const devices = chains.filter((c) => c.stream === 'venue-devices-history');
+    expect(devices.map((c) => c.slices.map((s) => [s.grain ?? 'day', s.windowFrom, s.windowTo]))).toEqual([
+      [['day', '2026-03-08', '2026-03-12']],
+      [['hour', '2026-03-03', '2026-03-12']],
+    ]);
+    const hourSlice = devices[1]!.slices[0]!;
+    expect(hourSlice.key).toBe(`venue-devices-history|${V1}|2026-03-03|2026-03-12|hour`);
+    expect(requestsOf(hourSlice)).toHaveLength(10);
+    expect(requestsOf(hourSlice)[0]).toEqual({ from: '2026-03-03', to: '2026-03-03' });
+    expect(requestCount(hourSlice)).toBe(10);
+    // Summaries have no hours: one chain, unchanged.
+    expect(chains.filter((c) => c.stream === 'venue-devices-summary')).toHaveLength(1);
+    // A day-only plan keeps the keys it always had.
+    const dayOnly = planSync({ ...base, streams: ['venue-devices-history'], cursors, startDate: '2026-03-01', lookbackDays: 3, until: '2026-03-12', today: '2026-03-13' });
+    expect(dayOnly.map((c) => c.slices.map((s) => s.key))).toEqual([[`venue-devices-history|${V1}|2026-03-08|2026-03-12|`]]);
+  });
+
+  it('a one-day range by the hour is one request for that day; by the day it reaches back a day', () => {
+    const chains = planBackfill({ ...base, historyGrains: ['day', 'hour'], streams: ['venue-users-history'], from: '2026-03-05', to: '2026-03-05', today: '2026-03-13' });
+    expect(chains.map((c) => c.slices.map((s) => [s.grain ?? 'day', s.windowFrom, s.windowTo]))).toEqual([[['day', '2026-03-04', '2026-03-05']], [['hour', '2026-03-05', '2026-03-05']]]);
+    expect(plannedRequests(chains)).toBe(2);
+  });
+});

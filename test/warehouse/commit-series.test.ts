@@ -73,13 +73,11 @@ describe('commitSlices: series', () => {
     expect((await warehouse.commitSlices('run-3', [seriesSlice(VENUE_A, DEVICES, '2026-01-01', '2026-01-02', nullToZero)])).changedWindows).toBe(1);
     const renamed = nullToZero.map((r) => (r[0] === 'detected' ? (['Detected', r[1], r[2], r[3]] as const) : r));
     expect((await warehouse.commitSlices('run-4', [seriesSlice(VENUE_A, DEVICES, '2026-01-01', '2026-01-02', renamed)])).changedWindows).toBe(1);
-    const hourly = renamed.map((r) => [r[0], 'hour', r[2], r[3]] as const);
-    expect((await warehouse.commitSlices('run-5', [seriesSlice(VENUE_A, DEVICES, '2026-01-01', '2026-01-02', hourly)])).changedWindows).toBe(1);
     expect((await points()).map((p) => [p.metric, p.granularity, p.value, p.run_id])).toEqual([
-      ['Detected', 'hour', 12, 'run-5'],
-      ['Detected', 'hour', 10, 'run-5'],
-      ['unique-detected', 'hour', 4, 'run-5'],
-      ['unique-detected', 'hour', 0, 'run-5'],
+      ['Detected', 'day', 12, 'run-4'],
+      ['Detected', 'day', 10, 'run-4'],
+      ['unique-detected', 'day', 4, 'run-4'],
+      ['unique-detected', 'day', 0, 'run-4'],
     ]);
   });
 
@@ -109,29 +107,46 @@ describe('commitSlices: series', () => {
     expect((await points()).map((p) => p.ts.slice(0, 10))).toEqual(['2026-01-01', '2026-01-01']);
   });
 
-  it('replaces hourly points of a window by daily ones (and back)', async () => {
-    const hours = Array.from({ length: 48 }, (_, h) => ['logins', 'hour', new Date(Date.UTC(2026, 0, 1, h)).toISOString(), h] as const);
-    await warehouse.commitSlices('run-1', [seriesSlice(VENUE_A, 'venue-users-history', '2026-01-01', '2026-01-02', hours)]);
-    expect(await points()).toHaveLength(48);
-    await warehouse.commitSlices('run-2', [
-      seriesSlice(VENUE_A, 'venue-users-history', '2026-01-01', '2026-01-02', [
-        ['logins', 'day', '2026-01-01T00:00:00Z', 276],
-        ['logins', 'day', '2026-01-02T00:00:00Z', 852],
-      ]),
+  it('keeps the hour and day grains of a window side by side: replacing one never touches the other', async () => {
+    const USERS = 'venue-users-history';
+    const hours = (base: number) => Array.from({ length: 48 }, (_, h) => ['logins', 'hour', new Date(Date.UTC(2026, 0, 1, h)).toISOString(), base + h] as const);
+    const days = (a: number, b: number) => [['logins', 'day', '2026-01-01T00:00:00Z', a], ['logins', 'day', '2026-01-02T00:00:00Z', b]] as const;
+    await warehouse.commitSlices('run-1', [seriesSlice(VENUE_A, USERS, '2026-01-01', '2026-01-02', hours(0), { seriesGrain: 'hour' })]);
+    await warehouse.commitSlices('run-2', [seriesSlice(VENUE_A, USERS, '2026-01-01', '2026-01-02', days(276, 852))]);
+    const grains = async () => Object.fromEntries((await warehouse.query<{ g: string; n: number; runs: string } & Record<string, unknown>>(
+      `SELECT granularity::VARCHAR AS g, count(*)::INTEGER AS n, string_agg(DISTINCT run_id, ',') AS runs FROM series_points GROUP BY ALL`)).map((r) => [r.g, [r.n, r.runs]]));
+    expect(await grains()).toEqual({ hour: [48, 'run-1'], day: [2, 'run-2'] });
+    // A new day-grain answer replaces the days only; a new hour-grain answer (fewer of them: an
+    // empty window) the hours only.
+    await warehouse.commitSlices('run-3', [seriesSlice(VENUE_A, USERS, '2026-01-01', '2026-01-02', days(1, 2))]);
+    expect(await grains()).toEqual({ hour: [48, 'run-1'], day: [2, 'run-3'] });
+    await warehouse.commitSlices('run-4', [seriesSlice(VENUE_A, USERS, '2026-01-02', '2026-01-02', [], { seriesGrain: 'hour' })]);
+    expect(await grains()).toEqual({ hour: [24, 'run-1'], day: [2, 'run-3'] });
+    // The same slices twice in one group: the two grains are not an overlap.
+    await warehouse.commitSlices('run-5', [
+      seriesSlice(VENUE_A, USERS, '2026-01-01', '2026-01-02', hours(100), { seriesGrain: 'hour' }),
+      seriesSlice(VENUE_A, USERS, '2026-01-01', '2026-01-02', days(5, 6)),
     ]);
-    expect((await points()).map((p) => [p.granularity, p.ts, p.value])).toEqual([
-      ['day', '2026-01-01T00:00:00Z', 276],
-      ['day', '2026-01-02T00:00:00Z', 852],
-    ]);
+    expect(await grains()).toEqual({ hour: [48, 'run-5'], day: [2, 'run-5'] });
+  });
+
+  it('refuses rows of the other grain in a window and writes nothing', async () => {
+    await expect(
+      warehouse.commitSlices('run-1', [seriesSlice(VENUE_A, DEVICES, '2026-01-01', '2026-01-01', [['detected', 'hour', '2026-01-01T05:00:00Z', 1]])]),
+    ).rejects.toMatchObject({ code: 'VENUE_WAREHOUSE_INVALID_BATCH', message: expect.stringMatching(/day window .* holds hour rows/) });
+    await expect(
+      warehouse.commitSlices('run-1', [seriesSlice(VENUE_A, DEVICES, '2026-01-01', '2026-01-01', [['detected', 'day', '2026-01-01T00:00:00Z', 1]], { seriesGrain: 'hour' })]),
+    ).rejects.toMatchObject({ code: 'VENUE_WAREHOUSE_INVALID_BATCH' });
+    expect(await points()).toHaveLength(0);
   });
 
   it('drops rows outside the window instead of storing them where no window owns them', async () => {
     const result = await warehouse.commitSlices('run-1', [
       seriesSlice(VENUE_A, DEVICES, '2026-01-02', '2026-01-02', [
-        ['detected', 'day', '2026-01-01T00:00:00Z', 1],
+        ['detected', 'hour', '2026-01-01T23:00:00Z', 1],
         ['detected', 'hour', '2026-01-02T23:00:00Z', 2],
-        ['detected', 'day', '2026-01-03T00:00:00Z', 3],
-      ]),
+        ['detected', 'hour', '2026-01-03T00:00:00Z', 3],
+      ], { seriesGrain: 'hour' }),
     ]);
     expect(result).toMatchObject({ rowsWritten: 1, rowsOutsideWindow: 2 });
     expect((await points()).map((p) => p.ts)).toEqual(['2026-01-02T23:00:00Z']);

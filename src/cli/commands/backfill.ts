@@ -1,12 +1,21 @@
 import { ExitCode, UsageError } from '../../errors/index.js';
 import { planBackfillRun, runBackfill } from '../../runner/backfill-job.js';
-import { booleanOption, dateOption, intOption, listOption } from '../args.js';
+import { booleanOption, dateOption, intOption, listOption, stringOption } from '../args.js';
+import type { ParsedArgs } from '../command.js';
 import type { Command } from '../command.js';
 import { commandLogger, configPath, loadCommandConfig } from '../context.js';
-import { requireApi } from '../../config/index.js';
+import { HistoryGrain, requireApi } from '../../config/index.js';
 import { formatRunSummary } from '../run-summary.js';
 import { formatDuration } from '../../runner/progress.js';
 import { pastRunFacts } from '../../runner/estimate.js';
+
+function grainOption(args: ParsedArgs): HistoryGrain | undefined {
+  const value = stringOption(args, 'grain');
+  if (value === undefined) return undefined;
+  const parsed = HistoryGrain.safeParse(value);
+  if (!parsed.success) throw new UsageError(`--grain takes hour or day, got "${value}"`, 'e.g. venue-etl backfill --from 2026-01-01 --to 2026-01-31 --grain hour');
+  return parsed.data;
+}
 
 export const backfillCommand: Command = {
   name: 'backfill',
@@ -17,6 +26,7 @@ export const backfillCommand: Command = {
     streams: { type: 'string', description: 'only these streams (default: every analytics stream)', valueName: 'S,S' },
     venues: { type: 'string', description: 'only these venues of scope.venues', valueName: 'ID,ID' },
     'window-days': { type: 'string', description: 'days per slice (default: sync.windowDays)', valueName: 'N' },
+    grain: { type: 'string', description: 'only this grain: hour (history streams by the hour) or day (daily histories and summaries); default: sync.historyGrain', valueName: 'hour|day' },
     'dry-run': { type: 'boolean', description: 'print the plan (slices, estimated requests and time) and touch nothing' },
     force: { type: 'boolean', description: 'run a backfill that already finished again' },
   },
@@ -29,12 +39,14 @@ export const backfillCommand: Command = {
     const streams = listOption(args, 'streams');
     const venues = listOption(args, 'venues');
     const windowDays = intOption(args, 'window-days', { min: 1, max: 3660 });
+    const grain = grainOption(args);
     const options = {
       from, to, signal: io.signal, force: booleanOption(args, 'force'),
       ...(io.hurry ? { hurry: io.hurry } : {}),
       ...(streams ? { streams } : {}),
       ...(venues ? { venues } : {}),
       ...(windowDays ? { windowDays } : {}),
+      ...(grain ? { grain } : {}),
     };
     if (booleanOption(args, 'dry-run')) {
       const plan = planBackfillRun(config, options);

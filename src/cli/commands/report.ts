@@ -13,6 +13,7 @@ export const reportCommand: Command = {
     venues: { type: 'string', description: 'only these venues (comma-separated ids)', valueName: 'ID,ID' },
     from: { type: 'string', description: 'first day, inclusive (UTC)', valueName: 'DATE' },
     to: { type: 'string', description: 'last day, inclusive (UTC)', valueName: 'DATE' },
+    tz: { type: 'string', description: 'IANA time zone the hours and weekdays of peak-hours are read in (default UTC)', valueName: 'ZONE' },
     format: { type: 'string', description: 'table (default), csv or json', valueName: 'FORMAT' },
     parquet: { type: 'boolean', description: 'run on the Parquet export instead of the warehouse file' },
   },
@@ -21,7 +22,7 @@ export const reportCommand: Command = {
     if (name === undefined) {
       const reports = listNamedSql('reports');
       io.stdout.write(alignedTable(['report', 'description'], reports.map((r) => [r.name, r.description]), [], 200));
-      io.stdout.write('\nRun one with `venue-etl report NAME [--venues ID,ID] [--from DATE] [--to DATE] [--format table|csv|json] [--parquet]`.\n');
+      io.stdout.write('\nRun one with `venue-etl report NAME [--venues ID,ID] [--from DATE] [--to DATE] [--tz ZONE] [--format table|csv|json] [--parquet]`.\n');
       return ExitCode.ok;
     }
     const report = loadNamedSql('reports', name);
@@ -29,14 +30,15 @@ export const reportCommand: Command = {
     const from = dateOption(args, 'from');
     const to = dateOption(args, 'to');
     const venues = listOption(args, 'venues');
+    const tz = stringOption(args, 'tz');
     // Before the warehouse is opened: a bad argument is exit 2 whether or not the file exists.
-    checkSqlParams({ from, to, venues });
+    checkSqlParams({ from, to, venues, tz });
     const config = loadReadSideCommandConfig(args, io);
     const logger = commandLogger(args, io, config);
     const result = await withQuerySource(
       config,
       booleanOption(args, 'parquet'),
-      (source) => runNamedSql(source.connection, report, { from, to, venues, staleAfterDays: config.sync.staleAfterDays }),
+      (source) => runNamedSql(source.connection, report, { from, to, venues, tz, staleAfterDays: config.sync.staleAfterDays }),
       { logger },
     );
     io.stdout.write(formatResult(result, format));
