@@ -9,6 +9,7 @@ export { runChecks, type CheckResult, type CheckStatus } from './checks.js';
 export { listNamedSql, loadNamedSql, type NamedSql } from './named-sql.js';
 export { formatResult, parseFormat, OUTPUT_FORMATS, type OutputFormat } from './format.js';
 export { formatTable } from './format-table.js';
-export { alignedTable } from '../infra/text-table.js';
+export { jsonRows } from './format-json.js';
+export { alignedTable, type TableLayout } from '../infra/text-table.js';
 export type { QueryResult, ResultColumn } from './query-result.js';
 export { checkSqlParams, type SqlParams } from './variables.js';
