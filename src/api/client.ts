@@ -55,7 +55,7 @@ export interface ApiClient {
   /** Follows links.next from the first page (page[number]=1&page[size]=pageSize added to the path) to the end. */
   paginate(path: string, context: PaginateContext): AsyncGenerator<JsonApiListDocument>;
   readonly stats: ClientStats;
-  /** Request counts per stream and in total, at info. */
+  /** Request counts in total at info, per stream at debug. */
   logSummary(logger?: Logger): void;
   close(): Promise<void>;
 }
@@ -195,7 +195,9 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     baseUrl: options.baseUrl,
     async getDocument(pathOrUrl, context = {}) {
       const url = resolve(pathOrUrl);
-      return toJsonApiDocument(await fetchBody(url, context), `GET ${pathOf(url)}`);
+      const document = toJsonApiDocument(await fetchBody(url, context), `GET ${pathOf(url)}`);
+      stats.add(context.stream, 'pages');
+      return document;
     },
     async *paginate(path, context) {
       const first = firstPageUrl(resolve(path), context.pageSize);

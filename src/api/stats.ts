@@ -4,7 +4,7 @@ export interface RequestCounts {
   /** Attempts sent, retries included. */
   readonly requests: number;
   readonly retries: number;
-  /** List pages received through `paginate`. */
+  /** JSON:API documents received: each page of a list, and each single document (one page). */
   readonly pages: number;
   /** Calls that ended in an error for the caller (after any retries), aborted ones excepted. */
   readonly failures: number;
@@ -96,10 +96,15 @@ export class StatsRecorder {
     if (stream !== undefined) this.forStream(stream).markEnd(at);
   }
 
-  /** One info line per stream, then the totals. */
+  /**
+   * The totals in one info line (a run over 13 streams used to print 13 wrapping lines), the
+   * counts of each stream at debug.
+   */
   logSummary(logger: Logger): void {
-    for (const [stream, counts] of this.streams) logger.info({ stream, ...counts.toJSON() }, 'api summary');
-    logger.info({ ...this.total.toJSON(), concurrency: this.currentConcurrency() }, 'api summary (all streams)');
+    if (logger.isLevelEnabled('debug')) {
+      for (const [stream, counts] of this.streams) logger.debug({ stream, ...counts.toJSON() }, 'api summary of a stream');
+    }
+    logger.info({ ...this.total.toJSON(), concurrency: this.currentConcurrency() }, 'api summary');
   }
 
   private forStream(stream: string): Counts {

@@ -1,12 +1,18 @@
+import { alignedTable } from '../infra/text-table.js';
+import { fitLines } from '../infra/text-wrap.js';
 import type { RunResult } from '../runner/execute-run.js';
 import { formatSliceCounts } from '../runner/slice-counts.js';
 
 const n = (value: number): string => value.toLocaleString('en-US');
+const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)}s`;
 
-/** The human summary of a sync or backfill run, for stdout. */
-export function formatRunSummary(job: string, result: RunResult): string {
+/**
+ * The human summary of a sync or backfill run, for stdout: the totals, then a line per stream
+ * (the same figures as `sync_runs.detail.streams` and `--format json`), laid out to `width`.
+ */
+export function formatRunSummary(job: string, result: RunResult, width?: number): string {
   const lines = [
-    `${job} run ${result.runId} ${result.interrupted ? 'interrupted' : result.status} in ${(result.durationMs / 1000).toFixed(1)}s`,
+    `${job} run ${result.runId} ${result.interrupted ? 'interrupted' : result.status} in ${seconds(result.durationMs)}`,
     `  slices:   ${formatSliceCounts(result.slices)}`,
     `  requests: ${n(result.requests)} (${n(result.retries)} retries)`,
     `  rows:     ${n(result.rowsExtracted)} extracted, ${n(result.rowsWritten)} written (windows that did not change are not rewritten)`,
@@ -16,6 +22,36 @@ export function formatRunSummary(job: string, result: RunResult): string {
   if (result.fatal) lines.push(`  stopped:  ${result.fatal.replace(/\n/g, '\n            ')}`);
   if (result.slices.failed > 0) lines.push('  failed slices are listed by `venue-etl status`; the next run retries them (their cursors did not move).');
   if (result.interrupted) lines.push(`  interrupted${result.interruption ? ` (${result.interruption})` : ''}: what finished is committed; run the same command again to continue.`);
-  return `${lines.join('\n')}\n`;
+  const table = result.streams.length === 0 ? '' : `\n${streamTable(result, width)}`;
+  return `${fitLines(lines.join('\n'), width)}\n${table}`;
 }
 
+function streamTable(result: RunResult, width: number | undefined): string {
+  return alignedTable(
+    ['stream', 'slices', 'failed', 'requests', 'rows written', 'time'],
+    result.streams.map((s) => [s.stream, `${n(s.slices.done)}/${n(s.slices.planned)}`, n(s.slices.failed), n(s.requests), n(s.rowsWritten), seconds(s.durationMs)]),
+    { rightAlign: [false, true, true, true, true, true], ...(width === undefined ? {} : { width }) },
+  );
+}
+
+/** The run summary as one JSON document (`--format json`): the figures of the table, unrounded. */
+export function runSummaryJson(job: string, result: RunResult): Record<string, unknown> {
+  return {
+    job,
+    runId: result.runId,
+    status: result.status,
+    exitCode: result.exitCode,
+    interrupted: result.interrupted,
+    ...(result.interruption ? { interruption: result.interruption } : {}),
+    durationMs: result.durationMs,
+    slices: result.slices,
+    requests: result.requests,
+    retries: result.retries,
+    rowsExtracted: result.rowsExtracted,
+    rowsWritten: result.rowsWritten,
+    streams: result.streams,
+    warnings: result.warnings,
+    drift: result.drift,
+    ...(result.fatal ? { fatal: result.fatal } : {}),
+  };
+}

@@ -30,7 +30,7 @@ export function formatExportReport(report: ExportReport): string {
   const table = alignedTable(
     ['table', 'written', 'unchanged', 'removed', 'rows', 'rows written', 'size', 'seconds'],
     rows,
-    [false, true, true, true, true, true, true, true],
+    { rightAlign: [false, true, true, true, true, true, true, true] },
   );
   return `${table}\nParquet in ${report.dir} (manifest ${report.manifest})\n`;
 }

@@ -8,6 +8,8 @@ export interface TableOptions {
   readonly maxCellWidth?: number;
   /** Print `(N rows)` after the table. */
   readonly footer?: boolean;
+  /** Screen width to fit (wrapping cells instead of cutting them); see `alignedTable`. */
+  readonly width?: number;
 }
 
 /** An aligned text table for people: numbers right-aligned, NULL shown as `NULL`. */
@@ -16,8 +18,11 @@ export function formatTable(result: QueryResult, options: TableOptions = {}): st
   const table = alignedTable(
     result.columns.map((column) => column.name),
     cells,
-    result.columns.map((column) => isNumericType(column.type)),
-    options.maxCellWidth,
+    {
+      rightAlign: result.columns.map((column) => isNumericType(column.type)),
+      ...(options.maxCellWidth === undefined ? {} : { maxCellWidth: options.maxCellWidth }),
+      ...(options.width === undefined ? {} : { width: options.width }),
+    },
   );
   const footer = (options.footer ?? true) ? `(${result.rows.length} row${result.rows.length === 1 ? '' : 's'})\n` : '';
   return `${table}${footer}`;

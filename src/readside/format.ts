@@ -7,20 +7,22 @@ import type { QueryResult } from './query-result.js';
 export const OUTPUT_FORMATS = ['table', 'csv', 'json'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
-export function parseFormat(value: string | undefined): OutputFormat {
+/** `--format`: table by default; `allowed` narrows it for commands whose output is not rows (table or json). */
+export function parseFormat(value: string | undefined, allowed: readonly OutputFormat[] = OUTPUT_FORMATS): OutputFormat {
   if (value === undefined) return 'table';
-  if ((OUTPUT_FORMATS as readonly string[]).includes(value)) return value as OutputFormat;
-  throw new UsageError(`--format must be one of ${OUTPUT_FORMATS.join(', ')}, got "${value}"`);
+  const match = allowed.find((format) => format === value);
+  if (match !== undefined) return match;
+  throw new UsageError(`--format must be one of ${allowed.join(', ')}, got "${value}"`);
 }
 
-export function formatResult(result: QueryResult, format: OutputFormat): string {
+export function formatResult(result: QueryResult, format: OutputFormat, width?: number): string {
   switch (format) {
     case 'csv':
       return formatCsv(result);
     case 'json':
       return formatJson(result);
     case 'table':
-      return isExplain(result) ? explainText(result) : formatTable(result);
+      return isExplain(result) ? explainText(result) : formatTable(result, width === undefined ? {} : { width });
   }
 }
 

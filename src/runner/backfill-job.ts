@@ -73,12 +73,10 @@ export function planBackfillRun(config: Config, options: BackfillOptions): Backf
   return { backfillId, catalogue, chains, slices: byStream.reduce((n, s) => n + s.slices, 0), requests: plannedRequests(chains), byStream, params };
 }
 
-export interface BackfillResult extends Partial<RunResult> {
-  readonly backfillId: string;
-  readonly exitCode: ExitCode;
-  readonly alreadyFinished: boolean;
-  readonly resumedSkipping: number;
-}
+/** A finished backfill asked again does nothing; otherwise it is a run. */
+export type BackfillResult =
+  | { readonly alreadyFinished: true; readonly backfillId: string; readonly exitCode: ExitCode; readonly resumedSkipping: number }
+  | (RunResult & { readonly alreadyFinished: false; readonly backfillId: string; readonly resumedSkipping: number });
 
 /**
  * Re-extracts a date range. Progress is kept per slice in the warehouse: re-running the same
@@ -101,8 +99,8 @@ export async function runBackfill(
     try {
       if (options.force) await warehouse.resetBackfill(plan.backfillId);
       const state = await warehouse.openBackfill('backfill', plan.params, { backfillId: plan.backfillId });
+      // Said once, by the command on stdout (it was also a log line: the same words twice).
       if (state.finished) {
-        logger.info({ backfillId: plan.backfillId }, 'this backfill already finished; nothing to do (use --force to run it again)');
         return { backfillId: plan.backfillId, exitCode: ExitCode.ok, alreadyFinished: true, resumedSkipping: plan.slices };
       }
       const chains = plan.chains

@@ -13,6 +13,7 @@ import { ProgressReporter } from './progress.js';
 import { runChains } from './run-chains.js';
 import { runSlice } from './slice-runner.js';
 import type { SliceCounts } from './slice-counts.js';
+import { StreamTally, type StreamSummary } from './stream-tally.js';
 import { WeightedLimit } from './weighted-limit.js';
 import type { Warehouse } from '../warehouse/index.js';
 
@@ -41,11 +42,24 @@ export interface RunInput {
   readonly warnings?: readonly string[];
 }
 
+export type RunStatus = 'succeeded' | 'partial' | 'failed';
+
+/**
+ * The exit status of a run is the status it was recorded with, interrupted or not: a Ctrl-C that
+ * left some slices done is `partial` in `sync_runs` and exit 3, one that did nothing `failed`
+ * and exit 1 (README, "Exit status").
+ */
+export function exitCodeOf(status: RunStatus): ExitCode {
+  return status === 'succeeded' ? ExitCode.ok : status === 'partial' ? ExitCode.partial : ExitCode.failed;
+}
+
 export interface RunResult {
   readonly runId: string;
-  readonly status: 'succeeded' | 'partial' | 'failed';
+  readonly status: RunStatus;
   readonly exitCode: ExitCode;
   readonly slices: SliceCounts;
+  /** Per stream, sorted by name; also in `sync_runs.detail.streams`. */
+  readonly streams: readonly StreamSummary[];
   readonly rowsExtracted: number;
   readonly rowsWritten: number;
   readonly requests: number;
@@ -107,7 +121,11 @@ async function runStarted(input: RunInput, runId: string, started: number, reque
   // slice waiting for its group's commit holds none of it, and the committer's queue bounds the
   // rows held; chains (one slice in flight each) are bounded only to keep the promises few.
   const extracting = new WeightedLimit(config.api.concurrency * 4);
-  const committer = new GroupCommitter(warehouse, runId, { moreComing: () => extracting.busy });
+  const tally = new StreamTally(input.chains, client.stats.byStream);
+  const committer = new GroupCommitter(warehouse, runId, {
+    moreComing: () => extracting.busy,
+    onCommitted: (commit, rowsWritten) => tally.written(commit.stream, rowsWritten),
+  });
   const context = {
     catalogue: input.catalogue, client, warehouse, committer, drift, logger: log, runId,
     extracting: <T>(requests: number, work: () => Promise<T>) => extracting.run(requests, work),
@@ -122,10 +140,17 @@ async function runStarted(input: RunInput, runId: string, started: number, reque
   const options = {
     concurrency: MAX_CHAINS_IN_FLIGHT,
     ...(input.signal ? { signal: input.signal } : {}),
-    runSlice: (slice: Slice) => runSlice(slice, context),
+    runSlice: (slice: Slice) => {
+      tally.started(slice);
+      return runSlice(slice, context);
+    },
     isFatal: isFatalForRun,
-    onSliceDone: (_slice: Slice, rows: number) => progress.sliceDone(rows),
+    onSliceDone: (slice: Slice, rows: number) => {
+      tally.ended(slice, { rows });
+      progress.sliceDone(rows);
+    },
     onFailure: async (slice: Slice, error: unknown) => {
+      tally.ended(slice, 'failed');
       const code = codeOf(error) ?? 'VENUE_ETL_INTERNAL';
       const message = scrubSecrets(formatError(error));
       // The hour grain's failures are filed under its stream key (`<stream>@hour`), like its cursor.
@@ -174,6 +199,7 @@ async function runStarted(input: RunInput, runId: string, started: number, reque
   const requests = client.stats.requests - requestsBefore;
   const retries = client.stats.retries - retriesBefore;
   const fatalText = fatal === undefined ? undefined : scrubSecrets(formatError(fatal));
+  const streams = tally.summaries();
   await warehouse.finishRun(runId, {
     status, requests, retries,
     rowsWritten: committer.rowsWritten,
@@ -182,16 +208,17 @@ async function runStarted(input: RunInput, runId: string, started: number, reque
     detail: {
       pid: process.pid, ...input.detail,
       slices,
+      streams,
       ...(interrupted ? { interrupted: true, interruption } : {}),
       ...(fatalText ? { fatal: fatalText } : {}),
       ...(drift.unknown.length > 0 ? { drift: drift.unknown } : {}),
     },
   });
   client.logSummary(log);
-  const exitCode = status === 'succeeded' ? ExitCode.ok : status === 'partial' && !interrupted ? ExitCode.partial : ExitCode.failed;
   return {
-    runId, status, exitCode,
+    runId, status, exitCode: exitCodeOf(status),
     slices,
+    streams,
     rowsExtracted: first.rows + second.rows,
     rowsWritten: committer.rowsWritten,
     requests, retries,

@@ -1,7 +1,7 @@
 import type { SliceCommit } from '../warehouse/slice-commit.js';
 
 export interface CommitSink {
-  commitSlices(runId: string, commits: readonly SliceCommit[]): Promise<{ readonly rowsWritten: number }>;
+  commitSlices(runId: string, commits: readonly SliceCommit[]): Promise<{ readonly rowsWritten: number; readonly rowsBySlice?: readonly number[] }>;
 }
 
 interface Pending {
@@ -25,6 +25,8 @@ export interface GroupCommitterOptions {
    * the slices already queued (their chains wait for them), so the group is committed at once.
    */
   readonly moreComing?: () => boolean;
+  /** Told of each committed slice with the rows the warehouse wrote for it (the run summary per stream). */
+  readonly onCommitted?: (commit: SliceCommit, rowsWritten: number) => void;
 }
 
 /**
@@ -43,6 +45,7 @@ export class GroupCommitter {
   private readonly maxRows: number;
   private readonly maxDelayMs: number;
   private readonly moreComing: () => boolean;
+  private readonly onCommitted: (commit: SliceCommit, rowsWritten: number) => void;
   private abandoned = false;
   private written = 0;
 
@@ -50,6 +53,7 @@ export class GroupCommitter {
     this.maxRows = options.maxRows ?? 200_000;
     this.maxDelayMs = options.maxDelayMs ?? 200;
     this.moreComing = options.moreComing ?? (() => true);
+    this.onCommitted = options.onCommitted ?? (() => undefined);
   }
 
   /** Rows the warehouse actually wrote (unchanged windows are not rewritten). */
@@ -120,8 +124,9 @@ export class GroupCommitter {
     this.waiting = [];
     for (const resolve of waiting) resolve();
     try {
-      const { rowsWritten } = await this.sink.commitSlices(this.runId, batch.map((p) => p.commit));
+      const { rowsWritten, rowsBySlice } = await this.sink.commitSlices(this.runId, batch.map((p) => p.commit));
       this.written += rowsWritten;
+      batch.forEach((pending, index) => this.onCommitted(pending.commit, rowsBySlice?.[index] ?? 0));
       for (const pending of batch) pending.resolve(pending.rows);
     } catch (error) {
       if (batch.length === 1) {
@@ -132,6 +137,7 @@ export class GroupCommitter {
         try {
           const { rowsWritten } = await this.sink.commitSlices(this.runId, [pending.commit]);
           this.written += rowsWritten;
+          this.onCommitted(pending.commit, rowsWritten);
           pending.resolve(pending.rows);
         } catch (single) {
           pending.reject(single);

@@ -53,16 +53,47 @@ export class ProgressReporter {
     const seconds = s.elapsedMs / 1000;
     const rate = seconds > 0 ? s.requests / seconds : 0;
     const remaining = s.slicesDone > 0 ? ((s.slicesTotal - s.slicesDone) * seconds) / s.slicesDone : undefined;
-    if (this.options.tty) {
-      const width = 24;
-      const filled = s.slicesTotal > 0 ? Math.round((s.slicesDone / s.slicesTotal) * width) : width;
-      const bar = `${'#'.repeat(filled)}${'.'.repeat(width - filled)}`;
-      const eta = remaining === undefined ? '--' : formatDuration(remaining);
-      this.options.tty.write(`\r${this.options.label} [${bar}] ${s.slicesDone}/${s.slicesTotal} slices  ${s.rows} rows  ${rate.toFixed(1)} req/s  ETA ${eta}   `);
+    const { tty } = this.options;
+    if (tty) {
+      // Redrawn in place: a line as wide as the terminal would wrap and scroll a line per tick.
+      const columns = typeof tty.columns === 'number' && tty.columns > 0 ? tty.columns : FALLBACK_COLUMNS;
+      tty.write(`\r${progressLine(this.options.label, s, rate, remaining, columns - 1)}\x1b[K`);
     } else {
       this.options.logger.info({ slicesDone: s.slicesDone, slicesTotal: s.slicesTotal, rows: s.rows, requestsPerSecond: Number(rate.toFixed(1)), etaSeconds: remaining === undefined ? null : Math.round(remaining) }, `${this.options.label} progress`);
     }
   }
+}
+
+/** A terminal that does not say its width (e.g. a pty of size 0) is taken as the classic 80. */
+const FALLBACK_COLUMNS = 80;
+/** A bar narrower than this says little: fields are dropped first. */
+const MIN_BAR = 10;
+const MAX_BAR = 40;
+
+/**
+ * `backfill [#####.....] 12/35 slices  840 rows  31.2 req/s  ETA 4s`, at most `width` characters:
+ * the bar takes the room the figures leave (up to 40), and on a narrow terminal the rate, then
+ * the rows, then the ETA are left out before the bar shrinks below 10.
+ */
+export function progressLine(label: string, s: ProgressSnapshot, rate: number, remainingSeconds: number | undefined, width: number): string {
+  const fields = {
+    rows: `${s.rows} rows`,
+    rate: `${rate.toFixed(1)} req/s`,
+    eta: `ETA ${remainingSeconds === undefined ? '--' : formatDuration(remainingSeconds)}`,
+  };
+  const dropOrder: readonly (keyof typeof fields)[][] = [[], ['rate'], ['rate', 'rows'], ['rate', 'rows', 'eta']];
+  for (const [attempt, dropped] of dropOrder.entries()) {
+    const shown = [`${s.slicesDone}/${s.slicesTotal} slices`, ...(['rows', 'rate', 'eta'] as const).filter((key) => !dropped.includes(key)).map((key) => fields[key])];
+    const text = shown.join('  ');
+    const room = width - label.length - text.length - 4; // "label [" and "] "
+    if (room >= MIN_BAR || attempt === dropOrder.length - 1) {
+      const barWidth = Math.max(0, Math.min(MAX_BAR, room));
+      const filled = s.slicesTotal > 0 ? Math.round((s.slicesDone / s.slicesTotal) * barWidth) : barWidth;
+      const line = `${label} [${'#'.repeat(filled)}${'.'.repeat(barWidth - filled)}] ${text}`;
+      return line.slice(0, Math.max(0, width));
+    }
+  }
+  return '';
 }
 
 export function formatDuration(seconds: number): string {

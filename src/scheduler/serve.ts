@@ -75,7 +75,6 @@ export async function startServe(config: Config, jobs: readonly JobDefinition[],
         runExclusive: (section) => writers.run(section),
         routes: { '/healthz': (_req: IncomingMessage, res: ServerResponse) => sendJson(res, 200, health()) },
       });
-      logger.info({ url: receiver.url }, `receiver listening: POST ${receiver.url}/users/, GET ${receiver.url}/healthz`);
     }
     if (config.dashboard.enabled) {
       dashboard = await startDashboardServer({

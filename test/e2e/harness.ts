@@ -139,6 +139,8 @@ export function machineClockEnv(extra: Readonly<Record<string, string>> = {}): N
 export function childEnv(extra: Readonly<Record<string, string>> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
   for (const key of Object.keys(env)) if (key.startsWith('VENUE_')) delete env[key];
+  // Output is laid out to COLUMNS when set: a test asks for a width itself, never inherits one.
+  delete env.COLUMNS;
   return { ...env, VENUE_ETL_TEST_NOW: TEST_NOW, ...extra };
 }
 

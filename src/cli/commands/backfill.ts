@@ -5,7 +5,9 @@ import type { ParsedArgs } from '../command.js';
 import type { Command } from '../command.js';
 import { commandLogger, configPath, loadCommandConfig } from '../context.js';
 import { HistoryGrain, requireApi } from '../../config/index.js';
-import { formatRunSummary } from '../run-summary.js';
+import { formatRunSummary, runSummaryJson } from '../run-summary.js';
+import { TABLE_OR_JSON_OPTION, stdoutWidth, tableOrJson, writeJson } from '../output-format.js';
+import { progressTerminal } from '../terminal.js';
 import { formatDuration } from '../../runner/progress.js';
 import { pastRunFacts } from '../../runner/estimate.js';
 
@@ -29,8 +31,10 @@ export const backfillCommand: Command = {
     grain: { type: 'string', description: 'only this grain: hour (history streams by the hour) or day (daily histories and summaries); default: sync.historyGrain', valueName: 'hour|day' },
     'dry-run': { type: 'boolean', description: 'print the plan (slices, estimated requests and time) and touch nothing' },
     force: { type: 'boolean', description: 'run a backfill that already finished again' },
+    format: TABLE_OR_JSON_OPTION,
   },
   async run(args, io) {
+    const format = tableOrJson(args);
     const from = dateOption(args, 'from');
     const to = dateOption(args, 'to');
     if (!from || !to) throw new UsageError('backfill needs --from DATE and --to DATE', 'e.g. venue-etl backfill --from 2026-01-01 --to 2026-03-31');
@@ -67,14 +71,20 @@ export const backfillCommand: Command = {
       io.stdout.write(`${lines.join('\n')}\n`);
       return ExitCode.ok;
     }
-    const tty = (io.stderr as NodeJS.WriteStream).isTTY ? (io.stderr as NodeJS.WriteStream) : undefined;
+    const tty = progressTerminal(io);
     const result = await runBackfill(config, logger, { ...options, ...(tty ? { progressTty: tty } : {}) });
+    if (format === 'json') {
+      writeJson(io, result.alreadyFinished
+        ? { job: 'backfill', backfillId: result.backfillId, alreadyFinished: true, exitCode: result.exitCode }
+        : { ...runSummaryJson('backfill', result), backfillId: result.backfillId, alreadyFinished: false, resumedSkipping: result.resumedSkipping });
+      return result.exitCode;
+    }
     if (result.alreadyFinished) {
       io.stdout.write(`backfill ${result.backfillId} already finished: nothing to do (--force runs it again)\n`);
       return ExitCode.ok;
     }
     if (result.resumedSkipping > 0) io.stdout.write(`backfill ${result.backfillId} resumed: ${result.resumedSkipping} slices were already done\n`);
-    if (result.runId) io.stdout.write(formatRunSummary('backfill', result as Parameters<typeof formatRunSummary>[1]));
+    io.stdout.write(formatRunSummary('backfill', result, stdoutWidth(io)));
     return result.exitCode;
   },
 };

@@ -3,14 +3,18 @@ import { alignedTable, runChecks, withQuerySource } from '../../readside/index.j
 import { booleanOption } from '../args.js';
 import type { Command } from '../command.js';
 import { commandLogger, loadReadSideCommandConfig } from '../context.js';
+import { fitLines } from '../../infra/text-wrap.js';
+import { stdoutWidth, TABLE_OR_JSON_OPTION, tableOrJson, writeJson } from '../output-format.js';
 
 export const checkCommand: Command = {
   name: 'check',
   summary: 'Data-quality checks (sql/checks/*.sql): series gaps, duplicate keys, stale streams, summaries vs series. Exit 1 when one fails.',
   options: {
     parquet: { type: 'boolean', description: 'check the Parquet export instead of the warehouse file' },
+    format: TABLE_OR_JSON_OPTION,
   },
   async run(args, io) {
+    const format = tableOrJson(args);
     const config = loadReadSideCommandConfig(args, io);
     const logger = commandLogger(args, io, config);
     const results = await withQuerySource(config, booleanOption(args, 'parquet'), (source) =>
@@ -20,20 +24,30 @@ export const checkCommand: Command = {
       }),
       { logger },
     );
+    const bad = results.filter((r) => r.status !== 'ok');
+    for (const result of bad) logger.warn({ check: result.name, status: result.status, rows: result.rows }, result.description);
+    if (format === 'json') {
+      writeJson(io, {
+        passed: bad.length === 0,
+        checks: results.map((r) => ({ name: r.name, description: r.description, status: r.status, rows: r.rows, sample: r.sample })),
+      });
+      return bad.length === 0 ? ExitCode.ok : ExitCode.failed;
+    }
+    const width = stdoutWidth(io);
     io.stdout.write(
       alignedTable(
         ['check', 'status', 'rows found', 'sample'],
         results.map((r) => [r.name, r.status === 'ok' ? 'ok' : r.status.toUpperCase(), String(r.rows), r.sample]),
-        [false, false, true, false],
-        140,
+        { rightAlign: [false, false, true, false], maxCellWidth: 140, ...(width === undefined ? {} : { width }) },
       ),
     );
-    const bad = results.filter((r) => r.status !== 'ok');
-    for (const result of bad) logger.warn({ check: result.name, status: result.status, rows: result.rows }, result.description);
     io.stdout.write(
-      bad.length === 0
-        ? `\nall ${results.length} checks passed\n`
-        : `\n${bad.length} of ${results.length} checks did not pass; \`venue-etl sql\` with the query in sql/checks/<check>.sql lists every row\n`,
+      fitLines(
+        bad.length === 0
+          ? `\nall ${results.length} checks passed\n`
+          : `\n${bad.length} of ${results.length} checks did not pass; \`venue-etl sql\` with the query in sql/checks/<check>.sql lists every row\n`,
+        width,
+      ),
     );
     return bad.length === 0 ? ExitCode.ok : ExitCode.failed;
   },

@@ -3,6 +3,8 @@ import { alignedTable, checkSqlParams, formatResult, listNamedSql, loadNamedSql,
 import { booleanOption, dateOption, listOption, stringOption } from '../args.js';
 import type { Command } from '../command.js';
 import { commandLogger, loadReadSideCommandConfig } from '../context.js';
+import { fitLines } from '../../infra/text-wrap.js';
+import { stdoutWidth, writeJson } from '../output-format.js';
 
 export const reportCommand: Command = {
   name: 'report',
@@ -14,15 +16,21 @@ export const reportCommand: Command = {
     from: { type: 'string', description: 'first day, inclusive (UTC)', valueName: 'DATE' },
     to: { type: 'string', description: 'last day, inclusive (UTC)', valueName: 'DATE' },
     tz: { type: 'string', description: 'IANA time zone the hours and weekdays of peak-hours are read in (default UTC)', valueName: 'ZONE' },
-    format: { type: 'string', description: 'table (default), csv or json', valueName: 'FORMAT' },
+    format: { type: 'string', description: 'table (default, fits the terminal), csv or json; the list of reports: table or json', valueName: 'FORMAT' },
     parquet: { type: 'boolean', description: 'run on the Parquet export instead of the warehouse file' },
   },
   async run(args, io) {
     const name = args.positionals[0];
+    const width = stdoutWidth(io);
     if (name === undefined) {
+      const listFormat = parseFormat(stringOption(args, 'format'), ['table', 'json']);
       const reports = listNamedSql('reports');
-      io.stdout.write(alignedTable(['report', 'description'], reports.map((r) => [r.name, r.description]), [], 200));
-      io.stdout.write('\nRun one with `venue-etl report NAME [--venues ID,ID] [--from DATE] [--to DATE] [--tz ZONE] [--format table|csv|json] [--parquet]`.\n');
+      if (listFormat === 'json') {
+        writeJson(io, reports.map((r) => ({ name: r.name, description: r.description })));
+        return ExitCode.ok;
+      }
+      io.stdout.write(alignedTable(['report', 'description'], reports.map((r) => [r.name, r.description]), { maxCellWidth: 200, ...(width === undefined ? {} : { width }) }));
+      io.stdout.write(fitLines('\nRun one with `venue-etl report NAME [--venues ID,ID] [--from DATE] [--to DATE] [--tz ZONE] [--format table|csv|json] [--parquet]`.\n', width));
       return ExitCode.ok;
     }
     const report = loadNamedSql('reports', name);
@@ -41,7 +49,7 @@ export const reportCommand: Command = {
       (source) => runNamedSql(source.connection, report, { from, to, venues, tz, staleAfterDays: config.sync.staleAfterDays }),
       { logger },
     );
-    io.stdout.write(formatResult(result, format));
+    io.stdout.write(formatResult(result, format, width));
     return ExitCode.ok;
   },
 };

@@ -75,7 +75,7 @@ function describe(selection: ResetSelection, plan: readonly ResetCounts[], path:
   const table = alignedTable(
     ['stream', 'cursors', 'series rows', 'summary rows'],
     plan.map((row) => [row.stream, String(row.cursors), selection.rows ? String(row.seriesRows) : '-', selection.rows ? String(row.summaryRows) : '-']),
-    [false, true, true, true],
+    { rightAlign: [false, true, true, true] },
   );
   return header + table;
 }

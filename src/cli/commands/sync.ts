@@ -3,7 +3,9 @@ import { dateOption, listOption } from '../args.js';
 import type { Command } from '../command.js';
 import { commandLogger, configPath, loadCommandConfig } from '../context.js';
 import { requireApi } from '../../config/index.js';
-import { formatRunSummary } from '../run-summary.js';
+import { formatRunSummary, runSummaryJson } from '../run-summary.js';
+import { TABLE_OR_JSON_OPTION, stdoutWidth, tableOrJson, writeJson } from '../output-format.js';
+import { progressTerminal } from '../terminal.js';
 
 export const syncCommand: Command = {
   name: 'sync',
@@ -12,21 +14,26 @@ export const syncCommand: Command = {
     streams: { type: 'string', description: 'only these streams (comma-separated)', valueName: 'S,S' },
     venues: { type: 'string', description: 'only these venues of scope.venues (comma-separated)', valueName: 'ID,ID' },
     until: { type: 'string', description: 'last day to extract (default: yesterday, UTC)', valueName: 'DATE' },
+    format: TABLE_OR_JSON_OPTION,
   },
   async run(args, io) {
+    const format = tableOrJson(args);
     const config = requireApi(loadCommandConfig(args, io), configPath(args));
     const logger = commandLogger(args, io, config);
     const streams = listOption(args, 'streams');
     const venues = listOption(args, 'venues');
     const until = dateOption(args, 'until');
+    const tty = progressTerminal(io);
     const result = await runSync(config, logger, {
       signal: io.signal,
+      ...(tty ? { progressTty: tty } : {}),
       ...(io.hurry ? { hurry: io.hurry } : {}),
       ...(streams ? { streams } : {}),
       ...(venues ? { venues } : {}),
       ...(until ? { until } : {}),
     });
-    io.stdout.write(formatRunSummary('sync', result));
+    if (format === 'json') writeJson(io, runSummaryJson('sync', result));
+    else io.stdout.write(formatRunSummary('sync', result, stdoutWidth(io)));
     return result.exitCode;
   },
 };
