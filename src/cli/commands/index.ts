@@ -14,6 +14,7 @@ import { checkCommand } from './check.js';
 import { statusCommand } from './status.js';
 import { dashboardCommand } from './dashboard.js';
 import { resetCommand } from './reset.js';
+import { completionCommand } from './completion.js';
 
 /** Every command the CLI offers, in the order `--help` lists them. */
 export const COMMANDS: readonly Command[] = [
@@ -32,4 +33,5 @@ export const COMMANDS: readonly Command[] = [
   serveCommand,
   mergeEventsCommand,
   resetCommand,
+  completionCommand,
 ];
