@@ -10,7 +10,7 @@ import { eventBody } from '../receiver/helpers.js';
 import { freePort } from '../free-port.js';
 import { waitForOutput } from '../wait.js';
 
-const COMMAND_NAMES = ['demo', 'sync', 'backfill', 'config', 'simulate', 'export', 'sql', 'report', 'check', 'status', 'dashboard', 'jobs', 'serve', 'merge-events', 'reset', 'completion'];
+const COMMAND_NAMES = ['demo', 'sync', 'backfill', 'config', 'simulate', 'export', 'sql', 'report', 'check', 'status', 'dashboard', 'jobs', 'serve', 'merge-events', 'reset', 'init', 'completion'];
 
 const dir = mkdtempSync(join(tmpdir(), 'venue-etl-small-'));
 beforeAll(assertBuilt);
