@@ -10,9 +10,14 @@ import { COMMANDS } from './commands/index.js';
 /** Runs one CLI invocation; returns the exit status instead of exiting (testable in-process). */
 export async function runCli(argv: readonly string[], io: CommandIo, commands: readonly Command[] = COMMANDS): Promise<ExitCode> {
   const [name, ...rest] = argv;
-  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+  if (name === undefined) {
+    // A usage error: the help goes where errors go, so `venue-etl | less` or `$(venue-etl)` shows it.
+    io.stderr.write(mainHelp(commands));
+    return ExitCode.usage;
+  }
+  if (name === '--help' || name === '-h' || name === 'help') {
     io.stdout.write(mainHelp(commands));
-    return name === undefined ? ExitCode.usage : ExitCode.ok;
+    return ExitCode.ok;
   }
   if (name === '--version') {
     io.stdout.write(`${packageInfo().version}\n`);

@@ -5,3 +5,5 @@ export type { OptionalBlock, ReadSideConfig } from './load.js';
 export { maskConfig, registerConfigSecrets } from './mask.js';
 export { maskUrlCredentials, urlCredentials } from './url-credentials.js';
 export type { ConfigProblem } from './interpolate.js';
+export { starterConfig, starterEnvExample, TOKEN_VARIABLE } from './starter.js';
+export type { StarterValues } from './starter.js';

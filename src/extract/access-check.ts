@@ -1,6 +1,14 @@
 import type { EndpointRow } from '../catalogue/index.js';
+import type { ResourceLike } from '../normalize/index.js';
 import type { DocumentSource } from './document-source.js';
 import { requestPath } from './requests.js';
+
+/** What the access check found: the caller's own resource, and the API's clock. */
+export interface CallerAnswer {
+  readonly data: ResourceLike | readonly ResourceLike[];
+  /** The answer's `Date` header (undefined without one). */
+  readonly date: string | undefined;
+}
 
 /**
  * One cheap request before the warehouse is opened: the catalogue's caller row (the token's own
@@ -10,8 +18,13 @@ import { requestPath } from './requests.js';
  * only delay saying so.
  */
 export async function accessCheck(source: DocumentSource, row: EndpointRow, signal?: AbortSignal): Promise<string | undefined> {
+  return (await callerAnswer(source, row, signal)).date;
+}
+
+/** The access check's request, with the account it answered (`venue-etl init` shows it). */
+export async function callerAnswer(source: DocumentSource, row: EndpointRow, signal?: AbortSignal): Promise<CallerAnswer> {
   let date: string | undefined;
-  await source.getDocument(requestPath(row, {}), {
+  const document = await source.getDocument(requestPath(row, {}), {
     stream: row.stream,
     failFastOnRefused: true,
     onResponseDate: (value) => {
@@ -19,5 +32,5 @@ export async function accessCheck(source: DocumentSource, row: EndpointRow, sign
     },
     ...(signal ? { signal } : {}),
   });
-  return date;
+  return { data: document.data, date };
 }

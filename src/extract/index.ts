@@ -1,5 +1,6 @@
 export type { DocumentSource, RequestOptions } from './document-source.js';
-export { accessCheck } from './access-check.js';
+export { accessCheck, callerAnswer } from './access-check.js';
+export type { CallerAnswer } from './access-check.js';
 export { extractAnalytics } from './extract-analytics.js';
 export type { AnalyticsRows, ExtractContext } from './extract-analytics.js';
 export { extractRoles } from './extract-roles.js';

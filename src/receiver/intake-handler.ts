@@ -11,6 +11,12 @@ import { RETRY_AFTER_SECONDS } from './responses.js';
 import { describeProblems, validateEvent, type FieldProblem } from './validate-event.js';
 
 export const EVENTS_PATH = '/users/';
+/**
+ * The paths events are taken at: the documented `/users/`, and `/users` because the URL an
+ * operator types into the platform's settings often lacks the trailing slash. A 404 there would
+ * refuse every event while looking like a working endpoint.
+ */
+const EVENT_PATHS: ReadonlySet<string> = new Set([EVENTS_PATH, EVENTS_PATH.slice(0, -1)]);
 
 // Fatal: a byte that is not UTF-8 refuses the body instead of turning into U+FFFD (the stored
 // text would differ from what was sent). ignoreBOM keeps a BOM, which JSON.parse then refuses.
@@ -47,7 +53,7 @@ function refusal(status: number, code: string, message: string, extra: Partial<A
 }
 
 /**
- * `POST /users/` (docs/api.md §6). Checks in order: route (404/405), Authorization (401),
+ * `POST /users/` (or `/users`; docs/api.md §6). Checks in order: route (404/405), Authorization (401),
  * Content-Type (415), size (413), JSON (400), fields (400 naming each path); then the raw body
  * is journaled and fsynced, and only then answered 200 `{"status":"accepted","event_id":…}`
  * (the warehouse merge follows asynchronously). A journal that cannot write answers 503 with
@@ -58,7 +64,7 @@ export function createIntakeHandler(options: IntakeOptions): (request: IncomingM
   const challenge = /^basic\s/i.test(options.authorization) ? { 'www-authenticate': 'Basic realm="venue-etl receiver"' } : undefined;
 
   async function decide(request: IncomingMessage, path: string): Promise<Answer | undefined> {
-    if (path !== EVENTS_PATH) return refusal(404, 'not_found', `no such endpoint; events are POSTed to ${EVENTS_PATH}`, { unread: true });
+    if (!EVENT_PATHS.has(path)) return refusal(404, 'not_found', `no such endpoint; events are POSTed to ${EVENTS_PATH}`, { unread: true });
     if (request.method !== 'POST') return refusal(405, 'method_not_allowed', `use POST ${EVENTS_PATH}`, { unread: true, headers: { allow: 'POST' } });
     if (!isAuthorized(request.headers.authorization)) {
       return refusal(401, 'unauthorized', 'missing or wrong Authorization header', { unread: true, ...(challenge ? { headers: challenge } : {}) });

@@ -91,7 +91,8 @@ describe('requests the receiver refuses', () => {
 
   it('answers 401 with a Basic challenge, 404 and 405 for other routes', async () => {
     expect((await post(receiver.url, eventBody(), { headers: { 'content-type': 'application/json' } })).headers['www-authenticate']).toMatch(/^Basic /);
-    expect((await post(receiver.url, eventBody(), { path: '/users' })).status).toBe(404);
+    expect((await post(receiver.url, eventBody(), { path: '/users/x' })).status).toBe(404);
+    expect((await post(receiver.url, eventBody(), { path: '/user' })).status).toBe(404);
     expect((await post(receiver.url, eventBody(), { path: '/other/' })).status).toBe(404);
     const get = await post(receiver.url, undefined, { method: 'GET' });
     expect(get.status).toBe(405);

@@ -14,6 +14,8 @@ import { checkCommand } from './check.js';
 import { statusCommand } from './status.js';
 import { dashboardCommand } from './dashboard.js';
 import { resetCommand } from './reset.js';
+import { completionCommand } from './completion.js';
+import { initCommand } from './init.js';
 
 /** Every command the CLI offers, in the order `--help` lists them. */
 export const COMMANDS: readonly Command[] = [
@@ -32,4 +34,6 @@ export const COMMANDS: readonly Command[] = [
   serveCommand,
   mergeEventsCommand,
   resetCommand,
+  initCommand,
+  completionCommand,
 ];

@@ -1,3 +1,6 @@
+import { existsSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { starterConfig, type StarterValues } from '../../config/index.js';
 import { ExitCode, UsageError } from '../../errors/index.js';
 import { registerSecret } from '../../log/index.js';
 import { FAULT_SPEC_GRAMMAR, FaultSpecError, sendEvents, startSimulator, toFaultSpec, type FaultSpec } from '../../simulator/index.js';
@@ -23,6 +26,7 @@ export const simulateCommand: Command = {
     'send-events-to': { type: 'string', description: 'receiver base URL to send upsert events to', valueName: 'URL' },
     'events-auth': { type: 'string', description: 'complete Authorization header value for the events', valueName: 'VALUE' },
     events: { type: 'string', description: 'number of distinct events to send (default 20)', valueName: 'N' },
+    'write-config': { type: 'string', description: 'write a config for venue-etl sync against this simulator to PATH (not overwritten)', valueName: 'PATH' },
   },
   async run(args, io) {
     const faults = faultsOption(args);
@@ -37,6 +41,10 @@ export const simulateCommand: Command = {
     const today = dateOption(args, 'today');
     const latencyMs = intOption(args, 'latency-ms', { min: 0, max: 600_000 });
     const reviseRecentDays = intOption(args, 'revise-recent-days', { min: 0, max: 36_600 });
+    const configOut = stringOption(args, 'write-config');
+    if (configOut !== undefined && existsSync(configOut)) {
+      throw new UsageError(`--write-config: ${resolve(configOut)} already exists; it is not overwritten`, 'remove it or give another path');
+    }
 
     const simulator = await startSimulator({
       ...(port === undefined ? {} : { port }),
@@ -61,6 +69,24 @@ export const simulateCommand: Command = {
         '',
       ].join('\n'),
     );
+    const starter: StarterValues = {
+      baseUrl: simulator.url,
+      token: simulator.token,
+      tokenNote: 'The local simulator\'s token (venue-etl simulate --token). A real API token stays out of the file: "${VENUE_API_TOKEN}".',
+      venues: simulator.world.venues.map((v) => v.id),
+      projects: simulator.world.projects.map((p) => p.id),
+    };
+    if (configOut === undefined) {
+      io.stdout.write(`config for venue-etl sync against this simulator (or: --write-config PATH):\n${JSON.stringify(starterConfig(starter, { comments: false }), null, 2)}\n`);
+    } else {
+      try {
+        writeFileSync(configOut, `${JSON.stringify(starterConfig(starter), null, 2)}\n`, { flag: 'wx' });
+      } catch (error) {
+        await simulator.close();
+        throw error;
+      }
+      io.stdout.write(`config written to ${resolve(configOut)}: venue-etl sync --config ${configOut}\n`);
+    }
     logger.info({ url: simulator.url, today: simulator.world.today, venues: simulator.world.venues.length }, 'simulator listening');
 
     let exitCode: ExitCode = ExitCode.ok;

@@ -1,0 +1,59 @@
+/**
+ * The starter config `venue-etl init` writes and `venue-etl simulate --write-config` prints: the
+ * keys a first sync needs, each with a `//` comment, and the rest left to their defaults
+ * (config.example.json documents every key).
+ */
+export interface StarterValues {
+  readonly baseUrl: string;
+  /** Written as is: `${VENUE_API_TOKEN}` for a real API, the literal token for the local simulator. */
+  readonly token: string;
+  readonly venues: readonly string[];
+  readonly projects: readonly string[];
+  /** The `//token` comment, when the token is not read from the environment. */
+  readonly tokenNote?: string;
+}
+
+/** The environment variable the starter config reads the API token from. */
+export const TOKEN_VARIABLE = 'VENUE_API_TOKEN';
+
+export function starterConfig(values: StarterValues, { comments = true } = {}): Record<string, unknown> {
+  const note = (text: string): Record<string, string> => (comments ? { '//': text } : {});
+  const keyNote = (key: string, text: string): Record<string, string> => (comments ? { [`//${key}`]: text } : {});
+  return {
+    ...note('venue-etl configuration. Keys starting with // are comments; ${NAME} is replaced by the environment variable NAME. config.example.json documents every key. Relative paths are resolved against this file\'s folder.'),
+    api: {
+      ...keyNote('baseUrl', 'Base address of the venue API.'),
+      baseUrl: values.baseUrl,
+      ...keyNote('token', values.tokenNote ?? `Bearer token. Keep it out of the file: export ${TOKEN_VARIABLE}=... (see .env.example).`),
+      token: values.token,
+    },
+    scope: {
+      ...keyNote('venues', 'Venue ids (UUID) whose statistics and roles are extracted.'),
+      venues: [...values.venues],
+      ...keyNote('projects', 'Project ids (UUID) whose project roles are extracted.'),
+      projects: [...values.projects],
+    },
+    warehouse: {
+      ...keyNote('path', 'DuckDB file the rows are loaded into.'),
+      path: 'data/warehouse.duckdb',
+    },
+    parquet: {
+      ...keyNote('dir', 'Where venue-etl export writes its Parquet files.'),
+      dir: 'data/parquet',
+    },
+  };
+}
+
+/** The `.env.example` beside a starter config: the variables it reads, none of them set. */
+export function starterEnvExample(): string {
+  return [
+    '# Variables venue-etl reads from its environment (it does not read this file): copy it to .env,',
+    '# fill it in, keep .env out of version control, and load it with `set -a; . ./.env; set +a`.',
+    '# API token for api.token ("${VENUE_API_TOKEN}" in venue-etl.config.json).',
+    `${TOKEN_VARIABLE}=`,
+    '# Complete Authorization header value the platform sends to the event receiver (venue-etl serve),',
+    '# when receiver.authorization is set to "${VENUE_RECEIVER_AUTHORIZATION}".',
+    'VENUE_RECEIVER_AUTHORIZATION=',
+    '',
+  ].join('\n');
+}
