@@ -5,8 +5,8 @@ export function alignedTable(
   rightAlign: readonly boolean[] = [],
   maxCellWidth = 80,
 ): string {
-  const head = headers.map((header) => fit(header, maxCellWidth));
-  const body = rows.map((row) => row.map((value) => fit(oneLine(value), maxCellWidth)));
+  const head = headers.map((header) => clip(header, maxCellWidth));
+  const body = rows.map((row) => row.map((value) => clip(oneLine(value), maxCellWidth)));
   const widths = head.map((header, index) => Math.max(header.length, ...body.map((row) => row[index]?.length ?? 0)));
   const line = (values: readonly string[]): string =>
     values
@@ -20,6 +20,6 @@ function oneLine(text: string): string {
   return text.replace(/\r?\n/g, '\\n').replace(/\t/g, ' ');
 }
 
-function fit(text: string, width: number): string {
+function clip(text: string, width: number): string {
   return text.length <= width ? text : `${text.slice(0, width - 1)}…`;
 }

@@ -57,7 +57,7 @@ describe('role changes', () => {
     expect(all(sim)).toEqual(all(twin));
     for (const change of changes) {
       expect(change.added.length + change.removed.length + change.changed.length).toBeGreaterThanOrEqual(2);
-      change.removed.forEach((role) => expect(role.accountId).not.toBe(sim.world.me.id));
+      for (const role of change.removed) expect(role.accountId).not.toBe(sim.world.me.id);
       change.changed.forEach(({ before, after }) => {
         expect(after.id).toBe(before.id);
         expect(after.permissions).not.toEqual(before.permissions);

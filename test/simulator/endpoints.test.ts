@@ -57,7 +57,7 @@ describe('history endpoints (4.1, 4.3, 4.7, 4.8)', () => {
       const points: [string, number][] = hourly.body.data.attributes[metric];
       expect(points).toHaveLength(24);
       expect(points.map(([ts]) => ts)).toEqual(Array.from({ length: 24 }, (_, h) => `2026-03-02T${String(h).padStart(2, '0')}:00:00+00:00`));
-      points.forEach(([ts]) => expect(ts).toMatch(HOURLY_TS));
+      for (const [ts] of points) expect(ts).toMatch(HOURLY_TS);
       expect(points.reduce((a, [, v]) => a + v, 0)).toBe(daily.body.data.attributes[metric][1][1]);
     }
     expect(sim.truth.series(venueId, 'venue-devices-history', '2026-03-02', '2026-03-02').granularity).toBe('hour');
@@ -93,9 +93,9 @@ describe('summary endpoints (4.2, 4.4, 4.5, 4.6, 4.9)', () => {
       expect(Number.isInteger(data.attributes.rates_count)).toBe(true);
       expect(typeof data.attributes.average_rate).toBe('number');
       expect(data.attributes.rates_per_value.map(([rate]: [number]) => rate)).toEqual([1, 2, 3, 4, 5]);
-      data.attributes.rates_per_value.forEach(([, count]: [number, number]) => expect(Number.isInteger(count)).toBe(true));
+      for (const [, count] of data.attributes.rates_per_value) expect(Number.isInteger(count)).toBe(true);
     } else {
-      Object.values(data.attributes).forEach((value) => expect(Number.isInteger(value)).toBe(true));
+      for (const value of Object.values(data.attributes)) expect(Number.isInteger(value)).toBe(true);
     }
     expect(data).toEqual(sim.truth.summaryResource(venueId, stream, '2026-02-01', '2026-02-28'));
   });
@@ -118,7 +118,7 @@ describe('list endpoints', () => {
     expect(resource.type).toBe('rating-statistics-summary');
     expect(resource.id).toMatch(UUID);
     expect(Object.keys(resource.attributes).sort()).toEqual(['requests-commented', 'requests-opened', 'requests-rated', 'requests-sent']);
-    Object.values(resource.attributes).forEach((value) => expect(Number.isInteger(value)).toBe(true));
+    for (const value of Object.values(resource.attributes)) expect(Number.isInteger(value)).toBe(true);
     expect(resource.relationships).toEqual({ venue: { data: { type: 'venues', id: venueId } } });
     expect(resource).toEqual(sim.truth.ratingStatisticsResource(venueId, '2026-02-01', '2026-02-28'));
     const all = await get(sim, '/statistics/rating-statistics-summaries/?page[size]=100');
@@ -138,7 +138,7 @@ describe('list endpoints', () => {
       expect(Object.keys(role.attributes)).toEqual(['name', 'inherited-from', 'permissions']);
       expect(['owner', 'reader']).toContain(role.attributes.name);
       expect(typeof role.attributes['inherited-from']).toBe('string');
-      role.attributes.permissions.forEach((p: string) => expect(ALL_PERMISSIONS).toContain(p));
+      for (const p of role.attributes.permissions) expect(ALL_PERMISSIONS).toContain(p);
       expect(role.relationships.venue).toEqual({ data: { type: 'venues', id: venue.id } });
       expect(role.relationships.account.data.type).toBe('accounts');
       expect(accountIds.has(role.relationships.account.data.id)).toBe(true);
@@ -166,7 +166,7 @@ describe('list endpoints', () => {
     }
     const readers = answer.body.data.filter((r: any) => r.attributes.name === 'reader');
     expect(readers.length).toBeGreaterThan(0);
-    readers.forEach((r: any) => r.attributes.permissions.forEach((p: string) => expect(p).toMatch(/\.(read|list)$/)));
+    for (const r of readers) for (const p of r.attributes.permissions) expect(p).toMatch(/\.(read|list)$/);
   });
 
   it('accounts by ids, by id and me (4.14–4.16)', async () => {
@@ -182,7 +182,7 @@ describe('list endpoints', () => {
       expect(account.attributes.email).toMatch(/^[^@\s]+@[^@\s]+\.[a-z]+$/);
       expect(account.attributes['confirmed-at']).toMatch(ISO_TS);
       expect(account.attributes.language).toMatch(/^[a-z]{2}$/);
-      account.attributes['roles-names'].forEach((r: string) => expect(['STANDARD', 'ADMIN']).toContain(r));
+      for (const r of account.attributes['roles-names']) expect(['STANDARD', 'ADMIN']).toContain(r);
       expect(account.attributes.tags).toEqual([]);
       expect(account.attributes['created-by-id'] === null || UUID.test(account.attributes['created-by-id'])).toBe(true);
     }
@@ -191,7 +191,7 @@ describe('list endpoints', () => {
     const me = await get(sim, '/accounts/filtered-accounts/me/');
     expect(me.body.data.id).toBe(sim.world.me.id);
     const createdBy = sim.world.accounts.map((acc) => acc.createdById).filter((id) => id !== null);
-    createdBy.forEach((id) => expect(sim.world.accounts.map((acc) => acc.id)).toContain(id));
+    for (const id of createdBy) expect(sim.world.accounts.map((acc) => acc.id)).toContain(id);
   });
 });
 
