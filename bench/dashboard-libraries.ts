@@ -27,7 +27,10 @@ if (!modules || !args.includes('--modules')) throw new Error('pass --modules DIR
 /** Synthetic counts with the shape of the real page's data: per venue, per day. */
 function data(venues: number): unknown {
   let seed = 1;
-  const rand = (n: number): number => ((seed = (seed * 16807) % 2147483647) % n);
+  const rand = (n: number): number => {
+    seed = (seed * 16807) % 2147483647;
+    return seed % n;
+  };
   const days = Array.from({ length: 365 }, (_, i) => new Date(Date.UTC(2026, 0, 1) + i * 86_400_000).toISOString().slice(0, 10));
   const series = () => Array.from({ length: venues }, () => days.map(() => rand(500)));
   return { days, detected: series(), authenticated: series(), peak: Array.from({ length: venues }, () => Array.from({ length: 168 }, () => rand(90))), rated: Array.from({ length: venues }, () => [1, 2, 3, 4, 5].map(() => rand(40))) };

@@ -34,11 +34,11 @@ export function plainTable(figures: readonly Figure[]): string {
 }
 
 export function markdownTable(figures: readonly Figure[]): string {
-  const escape = (cell: string) => cell.replace(/\|/g, '\\|');
+  const escapeCell = (cell: string) => cell.replace(/\|/g, '\\|');
   return [
     `| ${COLUMNS.join(' | ')} |`,
     `|${COLUMNS.map(() => '---').join('|')}|`,
-    ...figures.map((f) => `| ${cells(f).map(escape).join(' | ')} |`),
+    ...figures.map((f) => `| ${cells(f).map(escapeCell).join(' | ')} |`),
   ].join('\n');
 }
 

@@ -44,7 +44,7 @@ export function memoryClient(bodies: SeriesBodies): ApiClient {
       bytes += text.length;
       return toJsonApiDocument(JSON.parse(text), `GET ${pathOrUrl}`);
     },
-    // eslint-disable-next-line require-yield
+    // biome-ignore lint/correctness/useYield: an async generator that only throws: the memory client has no paged endpoints.
     async *paginate(path) {
       throw new Error(`the memory client serves history endpoints only, not ${path}`);
     },

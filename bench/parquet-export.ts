@@ -108,7 +108,8 @@ async function oneDaySync(warehouse: Warehouse): Promise<number> {
   const newDayMs = Date.parse(`${SYNC_DAY}T00:00:00Z`);
   for (const row of series) {
     const commit = commitFor(row.stream, row.venue_id) as { series?: SliceCommit['series'] };
-    const columns = (commit.series ??= { venueId: row.venue_id, stream: row.stream, metric: [], granularity: [], tsMs: [], value: [] });
+    commit.series ??= { venueId: row.venue_id, stream: row.stream, metric: [], granularity: [], tsMs: [], value: [] };
+    const columns = commit.series;
     columns.metric.push(row.metric);
     columns.granularity.push('day');
     columns.tsMs.push(row.ts_ms);
@@ -128,7 +129,8 @@ async function oneDaySync(warehouse: Warehouse): Promise<number> {
   }
   for (const row of summaries) {
     const commit = commitFor(row.stream, row.venue_id) as { summaries?: SliceCommit['summaries'] };
-    const rows = (commit.summaries ??= { rows: { stream: row.stream, venueId: [], metric: [], periodStart: [], periodEnd: [], value: [] }, grain: 'day', ownsSingleDayPeriods: false }).rows;
+    commit.summaries ??= { rows: { stream: row.stream, venueId: [], metric: [], periodStart: [], periodEnd: [], value: [] }, grain: 'day', ownsSingleDayPeriods: false };
+    const rows = commit.summaries.rows;
     rows.venueId.push(row.venue_id);
     rows.metric.push(row.metric);
     rows.periodStart.push(row.day);

@@ -196,7 +196,10 @@ const stagers: Record<string, [string, Stager]> = {
       const appender = await session.connection.createAppender('bench_stage', 'main', 'temp');
       return chunkLoop(appender, [UUID, VARCHAR, VARCHAR, VARCHAR, TIMESTAMPTZ, DOUBLE], slices, (s, i, _w, v, k) => {
         let uuid = uuids.get(s.venueId);
-        if (!uuid) uuids.set(s.venueId, (uuid = DuckDBUUIDValue.fromUint128(BigInt(`0x${s.venueId.replace(/-/g, "")}`))));
+        if (!uuid) {
+          uuid = DuckDBUUIDValue.fromUint128(BigInt(`0x${s.venueId.replace(/-/g, "")}`));
+          uuids.set(s.venueId, uuid);
+        }
         v[0].setItem(k, uuid);
         v[1].setItem(k, s.stream);
         v[2].setItem(k, s.metric[i]);

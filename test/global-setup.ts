@@ -16,7 +16,10 @@ export default function setup(): void {
   if (state[CHECKED]) return;
   state[CHECKED] = true;
   // Another build of the same sources, chosen on purpose: leave dist/ alone.
-  if (process.env.VENUE_ETL_E2E_CLI) return assertBuilt();
+  if (process.env.VENUE_ETL_E2E_CLI) {
+    assertBuilt();
+    return;
+  }
   try {
     execFileSync(process.execPath, [join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-b', 'tsconfig.json'], {
       cwd: REPO_ROOT,

@@ -109,7 +109,7 @@ function retriesExhausted(error: ApiError, request: string, attempts: number): A
     request,
     cause: error,
     // "Nothing is listening" is better fixed in api.baseUrl than by retrying longer.
-    hint: error.details['refused'] === true ? error.hint : 'The API or the network kept failing. Run again later (failed slices are retried), or raise api.maxRetries / api.timeoutMs.',
+    hint: error.details.refused === true ? error.hint : 'The API or the network kept failing. Run again later (failed slices are retried), or raise api.maxRetries / api.timeoutMs.',
     details: { attempts, lastCode: error.code },
   });
 }

@@ -146,5 +146,5 @@ function nothingListening(request: string, origin: string, cause: unknown): ApiE
 
 /** A refused connection (see nothingListening). */
 export function isConnectionRefused(error: unknown): boolean {
-  return isApiError(error) && error.details['refused'] === true;
+  return isApiError(error) && error.details.refused === true;
 }

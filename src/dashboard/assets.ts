@@ -17,7 +17,10 @@ export function assetDir(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
   for (;;) {
     const candidate = join(dir, 'src', 'dashboard', 'assets');
-    if (existsSync(join(candidate, ASSET_FILES.page))) return (assetRoot = candidate);
+    if (existsSync(join(candidate, ASSET_FILES.page))) {
+      assetRoot = candidate;
+      return candidate;
+    }
     const parent = dirname(dir);
     if (parent === dir) throw new Error(`cannot find src/dashboard/assets above ${fileURLToPath(import.meta.url)}`);
     dir = parent;

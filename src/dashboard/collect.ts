@@ -1,6 +1,6 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { SqlParams } from '../readside/index.js';
-import { type Count, type DailyMetric, type PageData, type VenueEntry } from './page-data.js';
+import type { Count, DailyMetric, PageData, VenueEntry } from './page-data.js';
 import { reportRows } from './report-rows.js';
 import { calendarDays } from './calendar-days.js';
 
@@ -107,7 +107,8 @@ export async function collectPageData(connection: DuckDBConnection, options: Col
     if (r.stream !== 'venue-devices-history' || r.metric !== 'detected' || r.weekday === null) continue;
     const v = venueIndex.get(r.venue_id);
     if (v === undefined) continue;
-    const grid = (peakGrid[v] ??= new Array<Count>(168).fill(0));
+    const grid = peakGrid[v] ?? new Array<Count>(168).fill(0);
+    peakGrid[v] = grid;
     grid[(r.weekday - 1) * 24 + r.hour] = r.average;
   }
 

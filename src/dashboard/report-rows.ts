@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EtlError, ExitCode } from '../errors/index.js';
+import { EtlError } from '../errors/index.js';
 import { jsonValue, loadNamedSql, runNamedSql, type SqlParams } from '../readside/index.js';
 import type { DuckDBConnection } from '@duckdb/node-api';
 

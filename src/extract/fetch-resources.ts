@@ -29,7 +29,9 @@ export async function fetchResources(source: DocumentSource, row: EndpointRow, p
   let page = 0;
   for await (const document of source.paginate(path, { ...request, pageSize: options.pageSize })) {
     page += 1;
-    document.data.forEach((resource, index) => found.push({ where: `page ${page} data[${index}]`, resource }));
+    document.data.forEach((resource, index) => {
+      found.push({ where: `page ${page} data[${index}]`, resource });
+    });
   }
   return found;
 }

@@ -1,4 +1,4 @@
-import { StatementType, type DuckDBConnection, type DuckDBResultReader } from '@duckdb/node-api';
+import { StatementType, type DuckDBConnection, type DuckDBExtractedStatements, type DuckDBResultReader } from '@duckdb/node-api';
 import { UsageError, isEtlError } from '../errors/index.js';
 import { isReadOnlyRefusal, queryFailed, transactionEnded, writeRefused } from './errors.js';
 import { resultOf, type QueryResult } from './query-result.js';
@@ -13,7 +13,7 @@ import { resultOf, type QueryResult } from './query-result.js';
 export async function runReadOnly(connection: DuckDBConnection, sql: string): Promise<QueryResult> {
   // DuckDB answers a text without statements with an opaque "Error in native callback".
   if (withoutComments(sql).replace(/[\s;]/g, '') === '') throw emptyQuery();
-  let extracted;
+  let extracted: DuckDBExtractedStatements;
   try {
     extracted = await connection.extractStatements(sql);
   } catch (error) {

@@ -66,7 +66,9 @@ function illFormedTextAt(root: unknown): string | undefined {
     if (typeof value === 'string') {
       if (LONE_SURROGATE.test(value)) return pathOf(visit);
     } else if (Array.isArray(value)) {
-      value.forEach((item, index) => stack.push({ value: item, key: index, parent: visit }));
+      value.forEach((item, index) => {
+        stack.push({ value: item, key: index, parent: visit });
+      });
     } else if (value !== null && typeof value === 'object') {
       for (const [key, item] of Object.entries(value)) {
         if (LONE_SURROGATE.test(key)) return pathOf(visit, key);

@@ -10,7 +10,7 @@ import type { CursorMove } from '../warehouse/slice-commit.js';
 import { isFatalForRun } from './fatal.js';
 import { GroupCommitter } from './group-committer.js';
 import { ProgressReporter } from './progress.js';
-import { runChains } from './run-chains.js';
+import { runChains, type ChainRunResult } from './run-chains.js';
 import { runSlice } from './slice-runner.js';
 import type { SliceCounts } from './slice-counts.js';
 import { StreamTally, type StreamSummary } from './stream-tally.js';
@@ -177,8 +177,8 @@ async function runStarted(input: RunInput, runId: string, started: number, reque
   const resolving = input.chains.filter(dependent);
   const others = input.chains.filter((chain) => !dependent(chain));
   progress.start();
-  let first;
-  let second;
+  let first: ChainRunResult;
+  let second: ChainRunResult;
   try {
     first = await runChains(others, options);
     await committer.drain();

@@ -126,7 +126,7 @@ export class GroupCommitter {
     try {
       const { rowsWritten, rowsBySlice } = await this.sink.commitSlices(this.runId, batch.map((p) => p.commit));
       this.written += rowsWritten;
-      batch.forEach((pending, index) => this.onCommitted(pending.commit, rowsBySlice?.[index] ?? 0));
+      for (const [index, pending] of batch.entries()) this.onCommitted(pending.commit, rowsBySlice?.[index] ?? 0);
       for (const pending of batch) pending.resolve(pending.rows);
     } catch (error) {
       if (batch.length === 1) {

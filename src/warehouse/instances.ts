@@ -31,7 +31,7 @@ export async function acquireInstance(path: string, readOnly: boolean, sealed = 
     throw new Error(`${path} is already open read-only in this process; close it before opening it for writing`);
   }
   const options: Record<string, string> = readOnly ? { access_mode: 'READ_ONLY' } : {};
-  if (readOnly && sealed) options['enable_external_access'] = 'false';
+  if (readOnly && sealed) options.enable_external_access = 'false';
   const created: Entry = {
     instance: DuckDBInstance.fromCache(path, options),
     readOnly,

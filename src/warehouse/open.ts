@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import type { DuckDBConnection } from '@duckdb/node-api';
+import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { acquireInstance, releaseInstance } from './instances.js';
 import { appliedVersions, assertNotTooNew, knownMigrations, migrate, type MigrationStep } from './migrations.js';
 import { isLockError, warehouseLocked, warehouseMissing, warehouseOpenFailed } from './errors.js';
@@ -30,7 +30,7 @@ export async function openWarehouse(path: string, options: OpenWarehouseOptions 
     }
   }
 
-  let instance;
+  let instance: DuckDBInstance;
   try {
     instance = await acquireInstance(absolutePath, readOnly);
   } catch (error) {

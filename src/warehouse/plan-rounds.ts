@@ -8,7 +8,10 @@ export function summaryVenues(commit: SliceCommit): readonly string[] {
   const rows = commit.summaries?.rows.venueId ?? [];
   let last = '';
   for (let i = 0; i < rows.length; i++) {
-    if (rows[i] !== last) venues.add((last = rows[i]).toLowerCase());
+    if (rows[i] !== last) {
+      last = rows[i];
+      venues.add(last.toLowerCase());
+    }
   }
   return [...venues];
 }
@@ -46,7 +49,8 @@ export function planRounds(commits: readonly SliceCommit[]): number[][] {
       list.push({ from, to, round });
       claims.set(key, list);
     }
-    (rounds[round] ??= []).push(index);
+    rounds[round] ??= [];
+    rounds[round].push(index);
   });
   return rounds;
 }

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ApiErrorCode, isListDocument } from '../../src/api/index.js';
-import { captureLog, delay, listDocument, rejectionOf, resource, sendJson, serverPerTest, singleDocument, testClient, TOKEN, type Handler } from './helpers.js';
+import { captureLog, delay, expectApiError, listDocument, rejectionOf, resource, sendJson, serverPerTest, singleDocument, testClient, TOKEN, type Handler } from './helpers.js';
 
 const serve = serverPerTest();
 
@@ -77,7 +77,7 @@ describe('JSON:API envelope', () => {
     const client = testClient(api.url);
     const result = await client.getDocument('/core/venue-roles/').then(
       (document) => ({ document, error: undefined }),
-      (error: Record<string, any>) => ({ document: undefined, error }),
+      (error: unknown) => ({ document: undefined, error: expectApiError(error) }),
     );
     await client.close();
     return { ...result, requests: api.requests.length };

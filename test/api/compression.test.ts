@@ -2,7 +2,7 @@ import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:
 import { describe, expect, it } from 'vitest';
 import { ApiErrorCode } from '../../src/api/index.js';
 import { sendEncoded } from './hostile-bodies.js';
-import { rejectionOf, serverPerTest, singleDocument, testClient } from './helpers.js';
+import { expectApiError, serverPerTest, singleDocument, testClient } from './helpers.js';
 
 const serve = serverPerTest();
 const documentBytes = Buffer.from(JSON.stringify(singleDocument('compressed')));
@@ -13,7 +13,7 @@ async function answer(body: Buffer, encoding: string | undefined, maxRetries = 2
   const client = testClient(api.url, { maxRetries });
   const result = await client.getDocument('/analytics/venue-users-summary/v1/').then(
     (document) => ({ document, error: undefined }),
-    (error: Record<string, any>) => ({ document: undefined, error }),
+    (error: unknown) => ({ document: undefined, error: expectApiError(error) }),
   );
   const bytes = client.stats.bytes;
   await client.close();
@@ -80,13 +80,13 @@ describe('Content-Encoding', () => {
       expect(error?.code).toBe(ApiErrorCode.retriesExhausted);
       expect(error?.details).toMatchObject({ lastCode: ApiErrorCode.badBody });
       expect(error?.cause).toMatchObject({ code: ApiErrorCode.badBody, retriable: true });
-      expect(error?.cause.message).toMatch(/^GET \/analytics\/venue-users-summary\/v1\/ returned a broken gzip body \(.+\)$/);
+      expect(expectApiError(error?.cause).message).toMatch(/^GET \/analytics\/venue-users-summary\/v1\/ returned a broken gzip body \(.+\)$/);
     }
   });
 
   it('malformed JSON inside a good gzip stream says it was decoded from gzip', async () => {
     const { error } = await answer(gzipSync(Buffer.from('{"data": ')), 'gzip', 0);
     expect(error?.code).toBe(ApiErrorCode.retriesExhausted);
-    expect(error?.cause.message).toContain('returned malformed JSON (a gzip-encoded body, decoded)');
+    expect(expectApiError(error?.cause).message).toContain('returned malformed JSON (a gzip-encoded body, decoded)');
   });
 });

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { afterEach } from 'vitest';
-import { createApiClient, type ApiClient, type ApiClientOptions } from '../../src/api/index.js';
+import { createApiClient, isApiError, type ApiClient, type ApiClientOptions, type ApiError } from '../../src/api/index.js';
 import type { Logger } from '../../src/log/index.js';
 
 export const TOKEN = 'tok_live_5f2b9c1e8a7d4e6f';
@@ -137,12 +137,18 @@ export function testClient(baseUrl: string, overrides: Partial<ApiClientOptions>
   });
 }
 
-/** The rejection of `promise`, failing the test if it resolves. */
-export async function rejectionOf(promise: Promise<unknown>): Promise<Record<string, any>> {
+/** `error` as the ApiError the client rejects with; anything else fails the test. */
+export function expectApiError(error: unknown): ApiError {
+  if (isApiError(error)) return error;
+  throw new Error(`expected an ApiError, got ${String(error)}`, { cause: error });
+}
+
+/** The rejection of `promise`, failing the test if it resolves or rejects with something other than an ApiError. */
+export async function rejectionOf(promise: Promise<unknown>): Promise<ApiError> {
   try {
     await promise;
   } catch (error) {
-    return error as Record<string, any>;
+    return expectApiError(error);
   }
   throw new Error('expected a rejection');
 }

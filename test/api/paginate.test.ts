@@ -79,7 +79,7 @@ describe('pagination', () => {
 
   it('stops at the page cap with a clear error', async () => {
     let origin = '';
-    const api = await serve((req, res, index) => sendJson(res, 200, listDocument([resource(`r${index}`)], { next: `${origin}/core/venue-roles/?page[number]=${index + 2}` })));
+    const api = await serve((_req, res, index) => sendJson(res, 200, listDocument([resource(`r${index}`)], { next: `${origin}/core/venue-roles/?page[number]=${index + 2}` })));
     origin = api.url;
     const client = testClient(api.url, { maxPages: 3 });
     const error = await rejectionOf(collect(client, '/core/venue-roles/', 1));

@@ -161,7 +161,7 @@ describe('progress on a real terminal', () => {
         // Asynchronously: the simulator answers from this process.
         const run = await inPty(command, slow);
         expect(run.status, run.stdout.slice(-2000)).toBe(0);
-        const segments = run.stdout.replace(/\x1b\[K/g, '').split(/[\r\n]+/);
+        const segments = run.stdout.replaceAll('\u001b[K', '').split(/[\r\n]+/);
         const bars = segments.filter((segment) => /\[[#.]+\] \d+\/\d+ slices/.test(segment));
         expect(bars.length, `${args[0]}: no progress bar in\n${run.stdout.slice(0, 2000)}`).toBeGreaterThan(1);
         // Column 60 is left free: a line that fills it makes some terminals wrap.

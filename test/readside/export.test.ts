@@ -154,7 +154,7 @@ describe('parquet export', () => {
 });
 
 describe('export through the CLI', () => {
-  const { dir, warehouse, config } = useSeededCli();
+  const { dir, config } = useSeededCli();
 
   it('prints written / unchanged / removed, rows, size and seconds per table', async () => {
     const run = await runCli(['export', '--config', config, '--tables', 'accounts,series_points', '--log-level', 'warn']);

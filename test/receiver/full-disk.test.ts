@@ -106,7 +106,9 @@ describe('the journal on a full disk', () => {
       // Concurrent senders: their events share write rounds, some of which the disk cuts short.
       const bodies = Array.from({ length: 60 }, (_, i) => eventBody({ visits: 200 + i }));
       const answers = await Promise.all(bodies.map((body) => post(receiver.url, body)));
-      answers.forEach((answer, i) => answered.set(bodies[i]!, answer.status));
+      answers.forEach((answer, i) => {
+        answered.set(bodies[i]!, answer.status);
+      });
       expect(answers.filter((a) => a.status === 503).length).toBeGreaterThan(0);
       disk.free();
       expect(await receiver.mergeNow()).toMatchObject({ status: 'merged' });

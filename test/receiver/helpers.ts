@@ -5,8 +5,9 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
 import { createLogger, type Logger } from '../../src/log/index.js';
-import { openWarehouse } from '../../src/warehouse/index.js';
+import { openWarehouse, type Row } from '../../src/warehouse/index.js';
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const AUTH = 'Basic cmVjZWl2ZXI6czNjcmV0LXBhc3N3b3Jk';
@@ -28,11 +29,25 @@ export function capturedLogger(level: 'debug' | 'info' = 'debug'): { logger: Log
   return { logger: createLogger({ level, destination, pretty: false }), lines: () => text };
 }
 
+/** The receiver's JSON answer: accepted with an event id, or refused with a stable code. */
+const replySchema = z.looseObject({
+  status: z.string().optional(),
+  event_id: z.string().optional(),
+  error: z
+    .looseObject({
+      code: z.string(),
+      message: z.string(),
+      fields: z.array(z.looseObject({ path: z.string() })).optional(),
+    })
+    .optional(),
+});
+export type Reply = z.infer<typeof replySchema>;
+
 export interface Answer {
   readonly status: number;
   readonly headers: Readonly<Record<string, string | string[] | undefined>>;
   readonly body: string;
-  json(): any;
+  json(): Reply;
 }
 
 export interface PostOptions {
@@ -59,7 +74,7 @@ export function post(url: string, body: string | Buffer | undefined, options: Po
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => (text += chunk));
       res.on('end', () =>
-        resolvePromise({ status: res.statusCode ?? 0, headers: res.headers, body: text, json: () => JSON.parse(text) }),
+        resolvePromise({ status: res.statusCode ?? 0, headers: res.headers, body: text, json: () => replySchema.parse(JSON.parse(text)) }),
       );
       res.on('error', reject);
     });
@@ -135,18 +150,26 @@ export function eventBody(parts: EventParts = {}): string {
   });
 }
 
+/** A row of upsert_events as readTables selects it. */
+export interface StoredEvent extends Row {
+  readonly event_id: string;
+  readonly user_id: string;
+  readonly venue_id: string;
+  readonly body: string;
+}
+
 /** Reads rows back through the warehouse layer (a fresh open: what another process would see). */
 export async function readTables(path: string): Promise<{
-  events: any[];
-  users: any[];
-  venues: any[];
-  history: any[];
-  agreements: any[];
+  events: StoredEvent[];
+  users: Row[];
+  venues: Row[];
+  history: Row[];
+  agreements: Row[];
 }> {
   const warehouse = await openWarehouse(path, { readOnly: true });
   try {
     return {
-      events: await warehouse.query('SELECT event_id, user_id::VARCHAR AS user_id, venue_id::VARCHAR AS venue_id, body::VARCHAR AS body FROM upsert_events ORDER BY event_id'),
+      events: await warehouse.query<StoredEvent>('SELECT event_id, user_id::VARCHAR AS user_id, venue_id::VARCHAR AS venue_id, body::VARCHAR AS body FROM upsert_events ORDER BY event_id'),
       users: await warehouse.query('SELECT * EXCLUDE (updated_at) FROM users ORDER BY user_id'),
       venues: await warehouse.query('SELECT * EXCLUDE (updated_at) FROM venues ORDER BY venue_id'),
       history: await warehouse.query(

@@ -153,7 +153,7 @@ describe('a journal that cannot write', () => {
       const refused = await post(receiver.url, eventBody({ visits: 2 }));
       expect(refused.status).toBe(503);
       expect(refused.headers['retry-after']).toMatch(/^\d+$/);
-      expect(refused.json().error.code).toBe('unavailable');
+      expect(refused.json().error?.code).toBe('unavailable');
 
       rmSync(journalDir);
       renameSync(`${journalDir}.away`, journalDir);

@@ -53,7 +53,7 @@ describe("the simulator's event sender", () => {
     );
     const agreementKey = (a: { user: string; venue: string; at: string }): string => `${a.user}|${a.venue}|${a.at}`;
     expect(
-      tables.agreements.map((a) => ({ key: agreementKey({ user: a.user_id, venue: a.venue_id, at: a.accepted_date }), texts: a.texts })).sort((a, b) => (a.key < b.key ? -1 : 1)),
+      tables.agreements.map((a) => ({ key: agreementKey({ user: String(a.user_id), venue: String(a.venue_id), at: String(a.accepted_date) }), texts: a.texts })).sort((a, b) => (a.key < b.key ? -1 : 1)),
     ).toEqual(
       expected.agreements
         .map((a) => ({ key: agreementKey({ user: a.userId, venue: a.venueId, at: toSecondsZ(a.acceptedDate) }), texts: [...a.texts] }))

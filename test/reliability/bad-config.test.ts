@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { addDays, assertBuilt, childEnv, runCli, startFixture, todayUtc, TOKEN_ENV, type CliResult, type Fixture } from '../e2e/harness.js';
+import { readConfigDocument, type ConfigDocument } from '../e2e/config-document.js';
 import { FULL, reportFigure, reportTable } from './figures.js';
 
 let fx: Fixture;
@@ -19,13 +20,11 @@ afterAll(async () => {
   await fx?.close();
 });
 
-type Json = Record<string, any>;
-
 interface BadCase {
   readonly name: string;
   readonly args: readonly string[];
   /** A change to the valid config, raw file text, or `null` for no file at all. */
-  readonly config?: ((config: Json) => void) | string | null;
+  readonly config?: ((config: ConfigDocument) => void) | string | null;
   /** Environment on top of the token; `null` drops the token variable. */
   readonly env?: Readonly<Record<string, string>> | null;
   /** What the message must name. */
@@ -60,7 +59,7 @@ const CASES: readonly BadCase[] = [
   { name: 'bad log level in config', args: ['sync'], config: (c) => (c.log.level = 'verbose'), names: /log\.level/ },
   { name: 'receiver port out of range', args: ['sync'], config: (c) => (c.receiver = { port: 70_000 }), names: /receiver\.port/ },
   { name: 'receiver credential too short', args: ['sync'], config: (c) => (c.receiver = { authorization: 'abc' }), names: /receiver\.authorization/ },
-  { name: 'no api section for sync', args: ['sync'], config: (c) => delete c.api, names: /api\.baseUrl/ },
+  { name: 'no api section for sync', args: ['sync'], config: (c) => Reflect.deleteProperty(c, 'api'), names: /api\.baseUrl/ },
   { name: 'several problems at once', args: ['sync'], config: (c) => Object.assign(c.api, { concurrency: 0, pageSize: 'x' }), names: /api\.concurrency[\s\S]*api\.pageSize/ },
   // Arguments
   { name: 'unknown command', args: ['synch'], names: /unknown command "synch"/ },
@@ -108,13 +107,13 @@ interface Outcome {
 }
 
 it(`refuses ${SELECTED.length} bad configs and arguments with exit 2, a message naming the problem, and touches nothing`, async () => {
-  const base = JSON.parse((await import('node:fs')).readFileSync(fx.configPath, 'utf8')) as Json;
+  const base = readConfigDocument(fx.configPath);
   fx.sim.clearRequests();
   const run = async (c: BadCase, index: number): Promise<{ result: CliResult; dir: string; prefix: string }> => {
     const dir = join(fx.dir, `case-${index}`);
     mkdirSync(dir);
     const prefix = `/c${index}`;
-    const config: Json = structuredClone(base);
+    const config = structuredClone(base);
     config.api.baseUrl = `${fx.sim.url}${prefix}`;
     config.warehouse.path = join(dir, 'data', 'warehouse.duckdb');
     config.parquet.dir = join(dir, 'parquet');

@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
 import {
-  addDays, assertBuilt, childEnv, cursorsOf, describeRun, diffMaps, NO_DIFF, queryRows, REPO_ROOT, runsOf, startFixture, TOKEN_ENV,
+  addDays, assertBuilt, childEnv, cursorsOf, describeRun, diffMaps, queryRows, REPO_ROOT, runsOf, startFixture, TOKEN_ENV,
   type CliResult, type Fixture,
 } from '../e2e/harness.js';
 import { expectedSeries, SERIES, storedSeries, SUMMARY_KIND, type Range } from '../e2e/truth.js';

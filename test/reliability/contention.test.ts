@@ -8,7 +8,7 @@
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { Agent } from 'node:http';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -19,6 +19,7 @@ import {
   addDays, assertBuilt, childEnv, CLI, describeRun, diffMaps, duplicateKeys, NO_DIFF, queryRows, runsOf, startFixture, todayUtc, TOKEN_ENV,
   type CliResult, type Fixture,
 } from '../e2e/harness.js';
+import { readConfigDocument } from '../e2e/config-document.js';
 import { expectedSeries, SERIES, storedSeries } from '../e2e/truth.js';
 import { budget, reportFigure, reportTable, size } from './figures.js';
 import { diffExportWithWarehouse } from './parquet-reads.js';
@@ -61,7 +62,7 @@ const outcome = (command: string, run: CliResult): Outcome => {
 
 it('serve and CLI commands share the warehouse: clear messages for whoever waits or stops, nothing corrupt', async () => {
   const port = await freePort();
-  const c = JSON.parse(readFileSync(fx.configPath, 'utf8')) as Record<string, any>;
+  const c = readConfigDocument(fx.configPath);
   c.receiver = { enabled: true, authorization: `\${${AUTH_ENV}}`, port };
   c.schedule = { jobs: { 'nightly-sync': '*/2 * * * * *', 'parquet-export': '*/3 * * * * *', 'roles-snapshot': '*/5 * * * * *' } };
   writeFileSync(fx.configPath, JSON.stringify(c, null, 2));

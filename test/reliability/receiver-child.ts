@@ -3,7 +3,7 @@
  * SIGKILL, and a crash cannot take the test down), and a small HTTP client to talk to it.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { Agent, request } from 'node:http';
+import { type Agent, request } from 'node:http';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { CLI, childEnv, REPO_ROOT } from '../e2e/harness.js';

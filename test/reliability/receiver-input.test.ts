@@ -78,9 +78,16 @@ const RIGHT: Readonly<Record<FieldType, readonly unknown[]>> = {
   texts: [[], ['I accept.'], ['a', 'b', 'c'], Array.from({ length: 500 }, (_, i) => `text ${i}`)],
 };
 
+/** A JSON object of an event, changed freely by the cases below. */
+type JsonObject = Record<string, unknown>;
+interface EventBody extends JsonObject {
+  data: JsonObject & { user: JsonObject; venue: JsonObject; 'user-venue-history': JsonObject; 'user-venue-agreements': JsonObject };
+}
+const isJsonObject = (value: unknown): value is JsonObject => value !== null && typeof value === 'object';
+
 let serial = 0;
 /** A valid full-form event; each call varies the ids and counts so bodies differ. */
-function validEvent(random: () => number): Record<string, any> {
+function validEvent(random: () => number): EventBody {
   serial += 1;
   const hex = (n: number) => n.toString(16).padStart(12, '0');
   return {
@@ -98,10 +105,10 @@ function validEvent(random: () => number): Record<string, any> {
 
 const parentOf = (path: string): string => path.slice(0, path.lastIndexOf('.'));
 const keyOf = (path: string): string => path.slice(path.lastIndexOf('.') + 1);
-function objectAt(event: Record<string, any>, path: string): Record<string, any> | undefined {
-  let current: any = event;
-  for (const key of path.split('.')) current = current?.[key];
-  return current !== null && typeof current === 'object' ? current : undefined;
+function objectAt(event: JsonObject, path: string): JsonObject | undefined {
+  let current: unknown = event;
+  for (const key of path.split('.')) current = isJsonObject(current) ? current[key] : undefined;
+  return isJsonObject(current) ? current : undefined;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -172,8 +179,8 @@ function extraFields(random: () => number): Case {
   const where = pick(random, [event, event.data, event.data.user, event.data.venue, event.data['user-venue-history']]);
   const kind = pick(random, ['plain', 'huge', 'deep', 'wide', 'unicode']);
   if (kind === 'plain') where[`extra-${serial}`] = pick(random, [1, 'two', null, [3], { four: 4 }]);
-  if (kind === 'huge') where['note'] = 'n'.repeat(MAX_BODY - 2000);
-  if (kind === 'wide') where['many'] = Object.fromEntries(Array.from({ length: 2000 }, (_, i) => [`k${i}`, i]));
+  if (kind === 'huge') where.note = 'n'.repeat(MAX_BODY - 2000);
+  if (kind === 'wide') where.many = Object.fromEntries(Array.from({ length: 2000 }, (_, i) => [`k${i}`, i]));
   if (kind === 'unicode') where['ünï-cødé 🔑'] = '\u2028\u2029\uFEFF\u200B';
   if (kind === 'deep') {
     // Written as text: JSON.stringify itself recurses too deep for this.
@@ -261,7 +268,8 @@ function generate(count: number): Case[] {
   return Array.from({ length: count }, () => {
     let r = random() * total;
     for (const [weight, make] of makers) {
-      if ((r -= weight) < 0) return make(random);
+      r -= weight;
+      if (r < 0) return make(random);
     }
     return fieldMutation(random);
   });

@@ -15,8 +15,9 @@ import { join } from 'node:path';
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import {
-  addDays, assertBuilt, childEnv, CLI, describeRun, queryWarehouse, REPO_ROOT, startFixture, todayUtc, TOKEN_ENV, type CliResult, type Fixture,
+  addDays, assertBuilt, childEnv, CLI, describeRun, queryWarehouse, startFixture, todayUtc, TOKEN_ENV, type CliResult, type Fixture,
 } from '../e2e/harness.js';
+import { readConfigDocument, type ConfigDocument } from '../e2e/config-document.js';
 import { reportFigure, reportTable } from './figures.js';
 import { filesUnder, parquetText } from './parquet-reads.js';
 import { postRaw } from './receiver-child.js';
@@ -59,8 +60,8 @@ afterAll(async () => {
 });
 
 /** Writes a config (the fixture's, changed by `edit`) and returns its path. */
-function config(name: string, edit: (c: Record<string, any>) => void = () => undefined): string {
-  const c = JSON.parse(readFileSync(fx.configPath, 'utf8')) as Record<string, any>;
+function config(name: string, edit: (c: ConfigDocument) => void = () => undefined): string {
+  const c = readConfigDocument(fx.configPath);
   edit(c);
   const path = join(fx.dir, `${name}.config.json`);
   writeFileSync(path, JSON.stringify(c, null, 2));
@@ -114,7 +115,7 @@ it('no secret reaches a log, an output, the warehouse, the Parquet export, the j
   expect((await cli('config', ['config'], main)).code).toBe(0);
 
   // A password in api.baseUrl: printed by `config`, carried through a sync, a refused token and a 404 venue.
-  const withUrlPassword = (name: string, edit: (c: Record<string, any>) => void = () => undefined) => config(name, (c) => {
+  const withUrlPassword = (name: string, edit: (c: ConfigDocument) => void = () => undefined) => config(name, (c) => {
     c.api.baseUrl = String(c.api.baseUrl).replace('://', `://etl:\${${URL_PASSWORD_ENV}}@`);
     edit(c);
   });

@@ -14,7 +14,7 @@ import { afterEach, beforeAll, expect, it } from 'vitest';
 import { sendEvents } from '../../src/simulator/index.js';
 import { addDays, assertBuilt, CLI, queryRows, startFixture, todayUtc, type Fixture } from '../e2e/harness.js';
 import { freePort } from '../free-port.js';
-import { AUTH, startServe, until, writeServeConfig } from '../serve/serve-child.js';
+import { AUTH, startServe, writeServeConfig } from '../serve/serve-child.js';
 import { budget, reportFigure, reportTable, size } from './figures.js';
 
 const PAUSE_ENV = 'VENUE_ETL_TEST_PAUSE_BEFORE_COMMIT_MS';

@@ -29,7 +29,7 @@ function run(args: string[]): { child: ChildProcessWithoutNullStreams; lines: st
     const parts = buffer.split('\n');
     buffer = parts.pop() ?? '';
     lines.push(...parts);
-    waiters.splice(0).forEach((wake) => wake());
+    for (const wake of waiters.splice(0)) wake();
   });
   const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   const line = async (match: RegExp): Promise<string> => {

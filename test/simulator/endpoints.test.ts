@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { ALL_PERMISSIONS, SERIES_STREAMS, SUMMARY_STREAMS, startSimulator, type Simulator } from '../../src/simulator/index.js';
-import { TODAY, UUID, expectErrorsDocument, get } from './helpers.js';
+import { TODAY, UUID, documentOf, expectErrorsDocument, get, list, seriesOf, single, stringsOf } from './helpers.js';
 
 // The attribute tables of docs/api.md §2.1, in its order.
 const SERIES_ATTRIBUTES: Record<string, string[]> = {
@@ -33,13 +34,15 @@ describe('history endpoints (4.1, 4.3, 4.7, 4.8)', () => {
     const answer = await get(sim, `/analytics/${stream}/${venueId}/?from=2026-03-01&to=2026-03-03`);
     expect(answer.status).toBe(200);
     expect(answer.headers.get('content-type')).toBe('application/vnd.api+json');
-    const { data, jsonapi, ...rest } = answer.body;
+    const { data, jsonapi, ...rest } = documentOf(answer);
     expect(rest).toEqual({});
     expect(jsonapi).toEqual({ version: '1.0' });
-    expect(data.type).toBe(stream);
-    expect(data.id).toMatch(UUID);
-    expect(Object.keys(data.attributes)).toEqual(SERIES_ATTRIBUTES[stream]);
-    for (const [metric, points] of Object.entries<[string, number | null][]>(data.attributes)) {
+    const resource = single(answer);
+    expect(resource.type).toBe(stream);
+    expect(resource.id).toMatch(UUID);
+    expect(Object.keys(resource.attributes)).toEqual(SERIES_ATTRIBUTES[stream]);
+    for (const metric of Object.keys(resource.attributes)) {
+      const points = seriesOf(resource, metric);
       expect(points.map(([ts]) => ts)).toEqual(['2026-03-01', '2026-03-02', '2026-03-03'].map((d) => `${d}T00:00:00+00:00`));
       for (const [ts, value] of points) {
         expect(ts).toMatch(DAILY_TS);
@@ -54,11 +57,11 @@ describe('history endpoints (4.1, 4.3, 4.7, 4.8)', () => {
     const hourly = await get(sim, `/analytics/venue-devices-history/${venueId}/?from=2026-03-02&to=2026-03-02`);
     const daily = await get(sim, `/analytics/venue-devices-history/${venueId}/?from=2026-03-01&to=2026-03-03`);
     for (const metric of ['detected', 'authenticated']) {
-      const points: [string, number][] = hourly.body.data.attributes[metric];
+      const points = seriesOf(single(hourly), metric);
       expect(points).toHaveLength(24);
       expect(points.map(([ts]) => ts)).toEqual(Array.from({ length: 24 }, (_, h) => `2026-03-02T${String(h).padStart(2, '0')}:00:00+00:00`));
-      points.forEach(([ts]) => expect(ts).toMatch(HOURLY_TS));
-      expect(points.reduce((a, [, v]) => a + v, 0)).toBe(daily.body.data.attributes[metric][1][1]);
+      for (const [ts] of points) expect(ts).toMatch(HOURLY_TS);
+      expect(points.reduce((a, [, v]) => a + (v ?? 0), 0)).toBe(seriesOf(single(daily), metric)[1]?.[1]);
     }
     expect(sim.truth.series(venueId, 'venue-devices-history', '2026-03-02', '2026-03-02').granularity).toBe('hour');
     expect(sim.truth.series(venueId, 'venue-devices-history', '2026-03-01', '2026-03-02').granularity).toBe('day');
@@ -66,9 +69,9 @@ describe('history endpoints (4.1, 4.3, 4.7, 4.8)', () => {
 
   it('omits days after today and serves zeros (rates-average null) before the history starts', async () => {
     const future = await get(sim, `/analytics/rating-history/${venueId}/?from=2026-03-09&to=2026-03-20`);
-    expect(future.body.data.attributes['rates-count'].map(([ts]: [string]) => ts.slice(0, 10))).toEqual(['2026-03-09', '2026-03-10']);
+    expect(seriesOf(single(future), 'rates-count').map(([ts]) => ts.slice(0, 10))).toEqual(['2026-03-09', '2026-03-10']);
     const tomorrow = await get(sim, `/analytics/rating-history/${venueId}/?from=2026-03-11&to=2026-03-11`);
-    expect(tomorrow.body.data.attributes['rates-count']).toEqual([]);
+    expect(single(tomorrow).attributes['rates-count']).toEqual([]);
 
     const before = sim.truth.series(venueId, 'rating-history', '2025-12-01', '2025-12-03');
     expect(sim.world.historyStart > '2025-12-03').toBe(true);
@@ -84,7 +87,8 @@ describe('summary endpoints (4.2, 4.4, 4.5, 4.6, 4.9)', () => {
   it.each(SUMMARY_STREAMS)('%s serves one resource with the spec attributes', async (stream) => {
     const answer = await get(sim, `/analytics/${stream}/${venueId}/?from=2026-02-01&to=2026-02-28`);
     expect(answer.status).toBe(200);
-    const { data, jsonapi } = answer.body;
+    const { jsonapi } = documentOf(answer);
+    const data = single(answer);
     expect(jsonapi).toEqual({ version: '1.0' });
     expect(data.type).toBe(stream === 'rating-summary' ? 'rating' : stream);
     expect(data.id).toMatch(UUID);
@@ -92,19 +96,20 @@ describe('summary endpoints (4.2, 4.4, 4.5, 4.6, 4.9)', () => {
     if (stream === 'rating-summary') {
       expect(Number.isInteger(data.attributes.rates_count)).toBe(true);
       expect(typeof data.attributes.average_rate).toBe('number');
-      expect(data.attributes.rates_per_value.map(([rate]: [number]) => rate)).toEqual([1, 2, 3, 4, 5]);
-      data.attributes.rates_per_value.forEach(([, count]: [number, number]) => expect(Number.isInteger(count)).toBe(true));
+      const ratesPerValue = z.array(z.tuple([z.number(), z.number()])).parse(data.attributes.rates_per_value);
+      expect(ratesPerValue.map(([rate]) => rate)).toEqual([1, 2, 3, 4, 5]);
+      for (const [, count] of ratesPerValue) expect(Number.isInteger(count)).toBe(true);
     } else {
-      Object.values(data.attributes).forEach((value) => expect(Number.isInteger(value)).toBe(true));
+      for (const value of Object.values(data.attributes)) expect(Number.isInteger(value)).toBe(true);
     }
     expect(data).toEqual(sim.truth.summaryResource(venueId, stream, '2026-02-01', '2026-02-28'));
   });
 
   it('summarises the whole history up to today without from/to', async () => {
     const answer = await get(sim, `/analytics/venue-users-summary/${venueId}/`);
-    expect(answer.body.data.attributes).toEqual(sim.truth.summary(venueId, 'venue-users-summary', sim.world.historyStart, TODAY));
+    expect(single(answer).attributes).toEqual(sim.truth.summary(venueId, 'venue-users-summary', sim.world.historyStart, TODAY));
     const open = await get(sim, `/analytics/venue-users-summary/${venueId}/?from=2026-03-01`);
-    expect(open.body.data.attributes).toEqual(sim.truth.summary(venueId, 'venue-users-summary', '2026-03-01', TODAY));
+    expect(single(open).attributes).toEqual(sim.truth.summary(venueId, 'venue-users-summary', '2026-03-01', TODAY));
   });
 });
 
@@ -112,40 +117,42 @@ describe('list endpoints', () => {
   it('rating statistics: one resource per venue with a venue relationship (4.10)', async () => {
     const answer = await get(sim, `/statistics/rating-statistics-summaries/?filter[venue]=${venueId}&from=2026-02-01&to=2026-02-28`);
     expect(answer.status).toBe(200);
-    expect(answer.body.meta).toEqual({ count: 1 });
-    expect(answer.body.jsonapi).toEqual({ version: '1.0' });
-    const [resource] = answer.body.data;
-    expect(resource.type).toBe('rating-statistics-summary');
-    expect(resource.id).toMatch(UUID);
-    expect(Object.keys(resource.attributes).sort()).toEqual(['requests-commented', 'requests-opened', 'requests-rated', 'requests-sent']);
-    Object.values(resource.attributes).forEach((value) => expect(Number.isInteger(value)).toBe(true));
-    expect(resource.relationships).toEqual({ venue: { data: { type: 'venues', id: venueId } } });
+    const document = list(answer);
+    expect(document.meta).toEqual({ count: 1 });
+    expect(document.jsonapi).toEqual({ version: '1.0' });
+    const [resource] = document.data;
+    expect(resource?.type).toBe('rating-statistics-summary');
+    expect(resource?.id).toMatch(UUID);
+    expect(Object.keys(resource?.attributes ?? {}).sort()).toEqual(['requests-commented', 'requests-opened', 'requests-rated', 'requests-sent']);
+    for (const value of Object.values(resource?.attributes ?? {})) expect(Number.isInteger(value)).toBe(true);
+    expect(resource?.relationships).toEqual({ venue: { data: { type: 'venues', id: venueId } } });
     expect(resource).toEqual(sim.truth.ratingStatisticsResource(venueId, '2026-02-01', '2026-02-28'));
     const all = await get(sim, '/statistics/rating-statistics-summaries/?page[size]=100');
-    expect(all.body.data.map((r: any) => r.relationships.venue.data.id)).toEqual(sim.world.venues.map((v) => v.id));
+    expect(list(all).data.map((r) => r.relationships?.venue?.data.id)).toEqual(sim.world.venues.map((v) => v.id));
   });
 
   it('venue roles include the inherited project roles (4.12)', async () => {
     const venue = sim.world.venues.find((v) => sim.truth.venueRoles(v.id).some((r) => r.attributes['inherited-from'] === ''))!;
     const answer = await get(sim, `/core/venue-roles/?filter[venue]=${venue.id}&page[size]=100`);
     expect(answer.status).toBe(200);
-    expect(answer.body.meta.count).toBe(answer.body.data.length);
-    expect(answer.body.data).toEqual(sim.truth.venueRoles(venue.id));
+    const roles = list(answer).data;
+    expect(list(answer).meta?.count).toBe(roles.length);
+    expect(roles).toEqual(sim.truth.venueRoles(venue.id));
     const accountIds = new Set(sim.world.accounts.map((a) => a.id));
-    for (const role of answer.body.data) {
+    for (const role of roles) {
       expect(role.type).toBe('venue-roles');
       expect(role.id).toMatch(UUID);
       expect(Object.keys(role.attributes)).toEqual(['name', 'inherited-from', 'permissions']);
       expect(['owner', 'reader']).toContain(role.attributes.name);
       expect(typeof role.attributes['inherited-from']).toBe('string');
-      role.attributes.permissions.forEach((p: string) => expect(ALL_PERMISSIONS).toContain(p));
-      expect(role.relationships.venue).toEqual({ data: { type: 'venues', id: venue.id } });
-      expect(role.relationships.account.data.type).toBe('accounts');
-      expect(accountIds.has(role.relationships.account.data.id)).toBe(true);
+      for (const p of stringsOf(role, 'permissions')) expect(ALL_PERMISSIONS).toContain(p);
+      expect(role.relationships?.venue).toEqual({ data: { type: 'venues', id: venue.id } });
+      expect(role.relationships?.account?.data.type).toBe('accounts');
+      expect(accountIds.has(String(role.relationships?.account?.data.id))).toBe(true);
     }
-    const inherited = answer.body.data.filter((r: any) => r.attributes['inherited-from'] === 'project-roles');
+    const inherited = roles.filter((r) => r.attributes['inherited-from'] === 'project-roles');
     const projectRoles = sim.truth.projectRoles(venue.projectId);
-    expect(inherited.map((r: any) => r.relationships.account.data.id)).toEqual(projectRoles.map((r) => r.relationships!.account!.data.id));
+    expect(inherited.map((r) => r.relationships?.account?.data.id)).toEqual(projectRoles.map((r) => r.relationships!.account!.data.id));
     // The caller owns the project, so it appears as an inherited owner with every permission.
     expect(inherited).toContainEqual(expect.objectContaining({
       attributes: { name: 'owner', 'inherited-from': 'project-roles', permissions: ALL_PERMISSIONS },
@@ -157,41 +164,43 @@ describe('list endpoints', () => {
     const project = sim.world.projects[0]!;
     const answer = await get(sim, `/core/project-roles/?filter[project]=${project.id}`);
     expect(answer.status).toBe(200);
-    expect(answer.body.data).toEqual(sim.truth.projectRoles(project.id));
-    for (const role of answer.body.data) {
+    const roles = list(answer).data;
+    expect(roles).toEqual(sim.truth.projectRoles(project.id));
+    for (const role of roles) {
       expect(role.type).toBe('project-roles');
       expect(Object.keys(role.attributes)).toEqual(['name', 'permissions']);
-      expect(role.relationships.project).toEqual({ data: { type: 'projects', id: project.id } });
-      expect(role.relationships.account.data.type).toBe('accounts');
+      expect(role.relationships?.project).toEqual({ data: { type: 'projects', id: project.id } });
+      expect(role.relationships?.account?.data.type).toBe('accounts');
     }
-    const readers = answer.body.data.filter((r: any) => r.attributes.name === 'reader');
+    const readers = roles.filter((r) => r.attributes.name === 'reader');
     expect(readers.length).toBeGreaterThan(0);
-    readers.forEach((r: any) => r.attributes.permissions.forEach((p: string) => expect(p).toMatch(/\.(read|list)$/)));
+    for (const r of readers) for (const p of stringsOf(r, 'permissions')) expect(p).toMatch(/\.(read|list)$/);
   });
 
   it('accounts by ids, by id and me (4.14–4.16)', async () => {
     const [a, b] = sim.world.accounts;
     const unknown = '00000000-0000-4000-8000-000000000000';
-    const list = await get(sim, `/accounts/filtered-accounts/?filter[id][in]=${a!.id},${unknown},${b!.id}`);
-    expect(list.status).toBe(200);
-    expect(list.body.meta).toEqual({ count: 2 });
-    expect(list.body.data.map((r: any) => r.id)).toEqual([a!.id, b!.id]);
-    for (const account of list.body.data) {
+    const answer = await get(sim, `/accounts/filtered-accounts/?filter[id][in]=${a!.id},${unknown},${b!.id}`);
+    expect(answer.status).toBe(200);
+    const accounts = list(answer);
+    expect(accounts.meta).toEqual({ count: 2 });
+    expect(accounts.data.map((r) => r.id)).toEqual([a!.id, b!.id]);
+    for (const account of accounts.data) {
       expect(account.type).toBe('accounts');
       expect(Object.keys(account.attributes)).toEqual(['email', 'full-name', 'confirmed-at', 'language', 'roles-names', 'tags', 'created-by-id']);
       expect(account.attributes.email).toMatch(/^[^@\s]+@[^@\s]+\.[a-z]+$/);
       expect(account.attributes['confirmed-at']).toMatch(ISO_TS);
       expect(account.attributes.language).toMatch(/^[a-z]{2}$/);
-      account.attributes['roles-names'].forEach((r: string) => expect(['STANDARD', 'ADMIN']).toContain(r));
+      for (const r of stringsOf(account, 'roles-names')) expect(['STANDARD', 'ADMIN']).toContain(r);
       expect(account.attributes.tags).toEqual([]);
-      expect(account.attributes['created-by-id'] === null || UUID.test(account.attributes['created-by-id'])).toBe(true);
+      expect(account.attributes['created-by-id'] === null || UUID.test(String(account.attributes['created-by-id']))).toBe(true);
     }
     const one = await get(sim, `/accounts/filtered-accounts/${b!.id}/`);
     expect(one.body).toEqual({ data: sim.truth.account(b!.id), jsonapi: { version: '1.0' } });
     const me = await get(sim, '/accounts/filtered-accounts/me/');
-    expect(me.body.data.id).toBe(sim.world.me.id);
+    expect(single(me).id).toBe(sim.world.me.id);
     const createdBy = sim.world.accounts.map((acc) => acc.createdById).filter((id) => id !== null);
-    createdBy.forEach((id) => expect(sim.world.accounts.map((acc) => acc.id)).toContain(id));
+    for (const id of createdBy) expect(sim.world.accounts.map((acc) => acc.id)).toContain(id);
   });
 });
 
@@ -224,7 +233,7 @@ describe('errors', () => {
   it('400 for a missing or impossible date, a reversed range, a bad page or a missing filter', async () => {
     const missing = await get(sim, devices('?from=2026-03-01'));
     expectErrorsDocument(missing, 400);
-    expect(missing.body.errors[0].source).toEqual({ parameter: 'to' });
+    expect(documentOf(missing).errors?.[0]?.source).toEqual({ parameter: 'to' });
     expectErrorsDocument(await get(sim, devices('?from=2026-02-30&to=2026-03-02')), 400);
     expectErrorsDocument(await get(sim, devices('?from=2026-3-1&to=2026-03-02')), 400);
     expectErrorsDocument(await get(sim, devices('?from=2026-03-05&to=2026-03-02')), 400);

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { DRIFT_EXTRA_ATTRIBUTE, FaultSpecError, decideFaults, parseFaultSpec, startSimulator, toFaultSpec, type Simulator, type SimulatorOptions } from '../../src/simulator/index.js';
-import { JSONAPI, TODAY, get } from './helpers.js';
+import { JSONAPI, TODAY, documentOf, get, list, seriesOf, single } from './helpers.js';
 
 const started: Simulator[] = [];
 async function simulator(options: SimulatorOptions = {}): Promise<Simulator> {
@@ -96,7 +96,7 @@ describe('faults over HTTP', () => {
     expect(new Set(answers.map((a) => a.status))).toEqual(new Set([200, 429]));
     const throttled = answers.find((a) => a.status === 429)!;
     expect(throttled.headers.get('retry-after')).toBe('3');
-    expect(throttled.body.errors[0].status).toBe('429');
+    expect(documentOf(throttled).errors?.[0]?.status).toBe('429');
   });
 
   it.each(['500', '502', '503', '504'])('%s answers an HTML error page', async (kind) => {
@@ -137,7 +137,7 @@ describe('faults over HTTP', () => {
     let started = performance.now();
     const answer = await get(sim, '/accounts/filtered-accounts/me/');
     expect(performance.now() - started).toBeGreaterThanOrEqual(250);
-    expect(answer.body.data).toEqual(sim.truth.account('me'));
+    expect(single(answer)).toEqual(sim.truth.account('me'));
 
     const delayed = await simulator({ latencyMs: 150 });
     started = performance.now();
@@ -152,21 +152,21 @@ describe('faults over HTTP', () => {
     const truth = sim.truth.summaryResource(venueId, 'venue-users-summary', '2026-03-01', '2026-03-05');
 
     sim.setFaults('drift-extra=1');
-    expect((await get(sim, summary)).body.data.attributes[DRIFT_EXTRA_ATTRIBUTE]).toBeDefined();
+    expect(single(await get(sim, summary)).attributes[DRIFT_EXTRA_ATTRIBUTE]).toBeDefined();
     sim.setFaults('drift-missing=1');
-    expect(Object.keys((await get(sim, summary)).body.data.attributes)).toHaveLength(Object.keys(truth.attributes).length - 1);
+    expect(Object.keys(single(await get(sim, summary)).attributes)).toHaveLength(Object.keys(truth.attributes).length - 1);
     sim.setFaults('drift-string-number=1');
-    expect((await get(sim, summary)).body.data.attributes.logins).toBe(String(truth.attributes.logins));
+    expect(single(await get(sim, summary)).attributes.logins).toBe(String(truth.attributes.logins));
     sim.setFaults('drift-null-id=1');
     const roles = await get(sim, `/core/venue-roles/?filter[venue]=${venueId}`);
-    expect(roles.body.data.every((r: { id: unknown }) => r.id === null)).toBe(true);
+    expect(list(roles).data.every((r) => r.id === null)).toBe(true);
     sim.setFaults('drift-version=1,drift-extra=1');
     const both = await get(sim, summary);
-    expect(both.body.jsonapi.version).toBe('2.0');
+    expect(documentOf(both).jsonapi.version).toBe('2.0');
     expect(sim.requests.at(-1)!.fault).toBe('drift-version,drift-extra'); // in spec order
     const notFound = await get(sim, '/analytics/venue-users-summary/00000000-0000-4000-8000-000000000000/');
     expect(notFound.status).toBe(404);
-    expect(notFound.body.jsonapi.version).toBe('1.0');
+    expect(documentOf(notFound).jsonapi.version).toBe('1.0');
     expect(sim.requests.at(-1)!.fault).toBeUndefined();
   });
 
@@ -207,45 +207,45 @@ describe('hostile answers', () => {
     const path = VENUE_PATH(sim, 'venue-devices-history', '2026-03-01', '2026-03-05');
     const empty = await get(sim, path);
     expect(empty.status).toBe(200);
-    expect(Object.values(empty.body.data.attributes)).toEqual([[], [], [], []]);
+    expect(Object.values(single(empty).attributes)).toEqual([[], [], [], []]);
     expect(sim.requests.at(-1)!.fault).toBe('empty-series');
     sim.setFaults('short-series=1');
     const short = await get(sim, path);
-    for (const points of Object.values(short.body.data.attributes)) expect(points).toHaveLength(4);
+    for (const points of Object.values(single(short).attributes)) expect(points).toHaveLength(4);
   });
 
   it('empty-list answers a list without resources', async () => {
     const sim = await simulator({ faults: 'empty-list=1' });
     const answer = await get(sim, `/statistics/rating-statistics-summaries/?filter[venue]=${sim.world.venues[0]!.id}&from=2026-03-01&to=2026-03-05`);
-    expect(answer.body.data).toEqual([]);
-    expect(answer.body.meta.count).toBe(0);
+    expect(list(answer).data).toEqual([]);
+    expect(list(answer).meta?.count).toBe(0);
   });
 
   it('wrong-scope names the next venue or project of the world', async () => {
     const sim = await simulator({ faults: 'wrong-scope=1' });
     const [a, b] = sim.world.venues.map((v) => v.id);
     const stats = await get(sim, `/statistics/rating-statistics-summaries/?filter[venue]=${a}&from=2026-03-01&to=2026-03-05`);
-    expect(stats.body.data[0].relationships.venue.data.id).toBe(b);
+    expect(list(stats).data[0]?.relationships?.venue?.data.id).toBe(b);
     const roles = await get(sim, `/core/venue-roles/?filter[venue]=${a}`);
-    expect(roles.body.data.every((r: { relationships: { venue: { data: { id: string } } } }) => r.relationships.venue.data.id === b)).toBe(true);
+    expect(list(roles).data.every((r) => r.relationships?.venue?.data.id === b)).toBe(true);
     const history = await get(sim, VENUE_PATH(sim, 'venue-users-history', '2026-03-01', '2026-03-05'));
-    expect(history.body.data.relationships.venue.data.id).toBe(b);
+    expect(single(history).relationships?.venue?.data.id).toBe(b);
   });
 
   it('offset keeps day points on their date (midnight in the offset) and hour points on their instant', async () => {
     const sim = await simulator({ faults: 'offset=1,utc-offset=+02:00' });
     const days = await get(sim, VENUE_PATH(sim, 'venue-remarketing-history', '2026-03-01', '2026-03-03'));
-    expect(days.body.data.attributes.embeds.map(([ts]: [string]) => ts)).toEqual(['2026-03-01T00:00:00+02:00', '2026-03-02T00:00:00+02:00', '2026-03-03T00:00:00+02:00']);
+    expect(seriesOf(single(days), 'embeds').map(([ts]) => ts)).toEqual(['2026-03-01T00:00:00+02:00', '2026-03-02T00:00:00+02:00', '2026-03-03T00:00:00+02:00']);
     const hours = await get(sim, VENUE_PATH(sim, 'venue-remarketing-history', '2026-03-02', '2026-03-02'));
     const truth = sim.truth.series(sim.world.venues[0]!.id, 'venue-remarketing-history', '2026-03-02', '2026-03-02').points.embeds!;
-    expect(hours.body.data.attributes.embeds.map(([ts]: [string]) => Date.parse(ts))).toEqual(truth.map(([ts]) => Date.parse(ts)));
-    expect(hours.body.data.attributes.embeds[0][0]).toBe('2026-03-02T02:00:00+02:00');
+    expect(seriesOf(single(hours), 'embeds').map(([ts]) => Date.parse(ts))).toEqual(truth.map(([ts]) => Date.parse(ts)));
+    expect(seriesOf(single(hours), 'embeds')[0]?.[0]).toBe('2026-03-02T02:00:00+02:00');
   });
 
   it('repeat-point repeats a timestamp with another value; value kinds send impossible numbers', async () => {
     const sim = await simulator({ faults: 'repeat-point=1' });
     const path = VENUE_PATH(sim, 'rating-history', '2026-03-01', '2026-03-05');
-    const repeated = (await get(sim, path)).body.data.attributes['rates-average'] as [string, number][];
+    const repeated = seriesOf(single(await get(sim, path)), 'rates-average');
     expect(repeated).toHaveLength(6);
     expect(repeated[3]![0]).toBe(repeated[2]![0]);
     expect(repeated[3]![1]).not.toBe(repeated[2]![1]);
@@ -257,16 +257,16 @@ describe('hostile answers', () => {
     ];
     for (const [kind, impossible] of counts) {
       sim.setFaults(`${kind}=1`);
-      const series = (await get(sim, path)).body.data.attributes['rates-count'] as [string, number][];
+      const series = seriesOf(single(await get(sim, path)), 'rates-count');
       expect(series.filter(([, v]) => impossible(v)), kind).toHaveLength(1);
     }
     sim.setFaults('unsafe-count=1');
     expect((await get(sim, path)).text).toContain(',9007199254740993]');
     sim.setFaults('rate-high=1');
-    expect(((await get(sim, path)).body.data.attributes['rates-average'] as [string, number][])[2]![1]).toBe(7);
+    expect(seriesOf(single(await get(sim, path)), 'rates-average')[2]?.[1]).toBe(7);
     sim.setFaults('rate-negative=1');
     const summary = await get(sim, `/analytics/rating-summary/${sim.world.venues[0]!.id}/?from=2026-03-01&to=2026-03-05`);
-    expect(summary.body.data.attributes.average_rate).toBe(-1);
+    expect(single(summary).attributes.average_rate).toBe(-1);
   });
 
   it('parses utc-offset and refuses a bad one', () => {

@@ -40,7 +40,9 @@ describe.each([0, 1, 2, 3, 4, 5])('venue %i', (index) => {
         expect(authenticated).toBeLessThanOrEqual(detected!);
         expect(uniqueAuthenticated).toBeLessThanOrEqual(authenticated);
       });
-      users.logins!.forEach(([, logins], i) => expect(users['unique-logins']![i]![1]).toBeLessThanOrEqual(logins!));
+      users.logins!.forEach(([, logins], i) => {
+        expect(users['unique-logins']![i]![1]).toBeLessThanOrEqual(logins!);
+      });
     };
     check(sim.truth.series(venue(), 'venue-devices-history', FROM, TO).points, sim.truth.series(venue(), 'venue-users-history', FROM, TO).points);
     check(sim.truth.series(venue(), 'venue-devices-history', '2026-02-14', '2026-02-14').points, sim.truth.series(venue(), 'venue-users-history', '2026-02-14', '2026-02-14').points);
@@ -145,7 +147,7 @@ describe('determinism', () => {
     const ids = [...sim.world.projects, ...sim.world.venues, ...sim.world.accounts, ...sim.world.users].map((e) => e.id);
     expect(new Set(ids).size).toBe(ids.length);
     expect(sim.world.projects).toHaveLength(2);
-    sim.world.venues.forEach((v) => expect(sim.world.projects.find((p) => p.id === v.projectId)!.venueIds).toContain(v.id));
+    for (const v of sim.world.venues) expect(sim.world.projects.find((p) => p.id === v.projectId)!.venueIds).toContain(v.id);
     expect(sim.world.me).toEqual(sim.world.accounts[0]);
   });
 });

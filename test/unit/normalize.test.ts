@@ -71,7 +71,7 @@ describe('series', () => {
   it('reads hours from spacing, keeps their instants, and needs the 24 UTC hours of a one-day window', () => {
     const oneDay = { startMs: day('2026-03-01'), endMs: day('2026-03-02') };
     // Written in +02:00: the same 24 instants as 00:00Z … 23:00Z.
-    const hours = Array.from({ length: 24 }, (_, h) => [new Date(day('2026-03-01') + (h + 2) * 3_600_000).toISOString().slice(0, 19) + '+02:00', h]);
+    const hours = Array.from({ length: 24 }, (_, h) => [`${new Date(day('2026-03-01') + (h + 2) * 3_600_000).toISOString().slice(0, 19)}+02:00`, h]);
     const out = emptySeries(V, 'venue-remarketing-history');
     const remarketing = catalogue.endpointFor('venue-remarketing-history');
     expect(appendSeries(remarketing, { embeds: hours }, oneDay, out, 'data')).toEqual({ points: 24, outsideWindow: 0 });

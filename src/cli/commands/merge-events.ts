@@ -1,5 +1,5 @@
 import { ExitCode } from '../../errors/index.js';
-import { journalDirOf, mergeJournal } from '../../receiver/index.js';
+import { journalDirOf, mergeJournal, type MergeResult } from '../../receiver/index.js';
 import { listSegments } from '../../receiver/journal-segments.js';
 import { LOCK_WAIT_MS } from '../../runner/sync-job.js';
 import { openWarehouseWhenFree } from '../../warehouse/index.js';
@@ -20,7 +20,7 @@ export const mergeEventsCommand: Command = {
     }
     // A serve in another process may be merging (or running a job): wait for the lock like sync.
     const warehouse = await openWarehouseWhenFree(config.warehouse.path, { waitMs: LOCK_WAIT_MS, logger, signal: io.signal });
-    let result;
+    let result: MergeResult;
     try {
       // A receiver still appending to the newest segment keeps it: that one is merged, not deleted.
       result = await mergeJournal(journalDir, warehouse, { logger, shouldStop: () => io.signal.aborted });

@@ -2,8 +2,10 @@
 // Each function returns the markup of one <figure>: a title, an SVG with axis labels and units,
 // and a data table in <details> as the accessible fallback. Every text that comes from the
 // warehouse goes through esc(): venue names arrive from the event receiver, i.e. from outside.
+// biome-ignore lint/suspicious/noRedundantUseStrict: a classic <script> inlined into the page, not a module; without it the page runs in sloppy mode.
 'use strict';
 
+// biome-ignore lint/correctness/noUnusedVariables: a classic script's global, read by dashboard.js in the same page.
 const Charts = (() => {
   const COLORS = ['#2563eb', '#16a34a', '#d97706', '#9333ea', '#dc2626', '#0891b2', '#4b5563', '#db2777'];
   let counter = 0;

@@ -1,5 +1,6 @@
 // The dashboard page: reads the data embedded in #dashboard-data and draws every section for
 // "all venues" or for the venue chosen in the selector. No request leaves the page.
+// biome-ignore lint/suspicious/noRedundantUseStrict: a classic <script> inlined into the page, not a module; without it the page runs in sloppy mode.
 'use strict';
 
 (() => {
@@ -240,7 +241,7 @@
   }
 
   const select = document.getElementById('venue');
-  select.innerHTML = `<option value="-1">All venues (${fmt(V)})</option>` + data.venues.map((v, i) => `<option value="${i}">#${v.rank ?? '–'} ${esc(venueLabel(i))}${v.name ? '' : ` (${esc(v.id)})`}</option>`).join('');
+  select.innerHTML = `<option value="-1">All venues (${fmt(V)})</option>${data.venues.map((v, i) => `<option value="${i}">#${v.rank ?? '–'} ${esc(venueLabel(i))}${v.name ? '' : ` (${esc(v.id)})`}</option>`).join('')}`;
   select.addEventListener('change', () => render(Number(select.value)));
   render(-1);
 })();
