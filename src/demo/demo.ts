@@ -83,21 +83,35 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
       `  ${'venue'.padEnd(28)} ${'detected'.padStart(9)} ${'authenticated'.padStart(13)} ${'logins'.padStart(7)} ${'ratings'.padStart(7)}`,
       ...venues.map((v) => `  ${String(names.get(String(v.venue_id)) ?? v.venue_id).slice(0, 28).padEnd(28)} ${String(v.detected).padStart(9)} ${String(v.authenticated).padStart(13)} ${String(v.logins).padStart(7)} ${String(v.ratings).padStart(7)}`),
       '',
-      `dashboard: ${dashboard}   (one self-contained HTML file: open it in a browser, offline)`,
+      `dashboard: ${dashboard}`,
+      '  (one self-contained HTML file: open it in a browser, offline)',
       '',
-      'next:',
-      `  npx venue-etl report --config ${followUp}                       # list the named reports`,
-      `  npx venue-etl report daily-devices --config ${followUp}`,
-      `  npx venue-etl sql "SELECT stream, count(*) FROM series_points GROUP BY ALL" --config ${followUp}`,
-      `  npx venue-etl sql "SELECT count(*) FROM series_points" --parquet --config ${followUp}`,
-      `  npx venue-etl check --config ${followUp}`,
-      `  npx venue-etl status --config ${followUp}`,
-      `  npx venue-etl dashboard --out my-dashboard.html --config ${followUp}`,
-      '  npm start                                  # again: an incremental run that re-reads only the lookback',
+      ...nextSteps(options.dir),
       '',
     ];
     return { sync, report: lines.join('\n'), dashboard };
   } finally {
     await simulator.close();
   }
+}
+
+/**
+ * What to try next, each line at most 80 columns so that it can be copied from a classic terminal
+ * whole: from the demo's folder, where the follow-up config is the default one, no command needs
+ * `--config PATH` (which made the lines 100+ columns). `npx venue-etl` runs the checkout's own
+ * bin (package.json "bin") from any folder inside the checkout, demo-data included.
+ */
+function nextSteps(dir: string): string[] {
+  return [
+    'next:',
+    `  cd ${/^[\w./-]+$/.test(dir) ? dir : `'${dir.replaceAll("'", `'\\''`)}'`}`,
+    '  npx venue-etl report                        # list the named reports',
+    '  npx venue-etl report daily-devices',
+    '  npx venue-etl sql "SELECT stream, count(*) FROM series_points GROUP BY ALL"',
+    '  npx venue-etl sql "SELECT count(*) FROM series_points" --parquet',
+    '  npx venue-etl check',
+    '  npx venue-etl status',
+    '  npx venue-etl dashboard --out my-dashboard.html',
+    '  npx venue-etl demo --dir .   # again: incremental, re-reads only the lookback',
+  ];
 }

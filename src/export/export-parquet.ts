@@ -5,9 +5,9 @@ import type { Logger } from '../log/index.js';
 import { EtlError, UsageError } from '../errors/index.js';
 import { openReadConnection } from '../warehouse/read-connection.js';
 import { acquireExportLock } from './export-lock.js';
-import { scanTableDir } from './disk-scan.js';
-import { fingerprintPartitions, tableColumns } from './fingerprint.js';
-import { MANIFEST_FILE, readManifest, writeManifest, type Manifest, type PartitionEntry, type TableEntry } from './manifest.js';
+import { scanTableDir, type FileIdentity, type TableDirState } from './disk-scan.js';
+import { fingerprintPartitions, tableColumns, type PartitionState } from './fingerprint.js';
+import { MANIFEST_FILE, readManifest, writeManifest, type ColumnInfo, type Manifest, type PartitionEntry, type TableEntry } from './manifest.js';
 import { removeFileAndEmptyFolders } from './remove-file.js';
 import { EXPORT_TABLES, PARTITION_KEYS, type ExportTable } from './tables.js';
 import { makeFolderBelow, writePartitionFile } from './write-file.js';
@@ -36,6 +36,16 @@ export interface ExportOptions {
   readonly logger?: Logger;
   /** Stops between files; what was written is complete and the next export carries on. */
   readonly signal?: AbortSignal;
+  /**
+   * Called once every table is planned with the number of files the export will write; told of
+   * each file written, and stopped at the end (the CLI draws its progress line from it).
+   */
+  readonly progress?: (filesPlanned: number) => ExportProgress;
+}
+
+export interface ExportProgress {
+  fileWritten(rows: number): void;
+  stop(): void;
 }
 
 export function selectTables(names: readonly string[] | undefined): readonly ExportTable[] {
@@ -73,18 +83,25 @@ export async function exportParquet(options: ExportOptions): Promise<ExportRepor
         let manifest = readManifest(dir);
         const reports: TableExportReport[] = [];
         await connection.run('BEGIN TRANSACTION');
+        let progress: ExportProgress | undefined;
         try {
-          for (const table of tables) {
-            const { report, entry } = await exportTable(connection, table, folder, manifest, options);
+          // Every table is planned before the first file is written: the progress line counts
+          // files of the whole export, not of one table at a time.
+          const plans: TablePlan[] = [];
+          for (const table of tables) plans.push(await planTable(connection, table, folder, manifest, options.logger));
+          progress = options.progress?.(plans.reduce((n, plan) => n + plan.toWrite, 0));
+          for (const plan of plans) {
+            const { report, entry } = await exportTable(connection, plan, folder, options, progress);
             reports.push(report);
             if (entry) {
               // Saved after every table: an interrupted export keeps what it finished.
-              manifest = { ...manifest, exportedAt: new Date().toISOString(), tables: { ...manifest.tables, [table.name]: entry } };
+              manifest = { ...manifest, exportedAt: new Date().toISOString(), tables: { ...manifest.tables, [plan.table.name]: entry } };
               assertSameFolder(folder);
               writeManifest(dir, manifest);
             }
           }
         } finally {
+          progress?.stop();
           await connection.run('ROLLBACK').catch(() => undefined);
         }
         const report = { dir, manifest: join(dir, MANIFEST_FILE), tables: reports, seconds: (performance.now() - started) / 1000 };
@@ -126,27 +143,35 @@ function sweepManifestTemps(dir: string, logger: Logger | undefined): void {
   }
 }
 
-async function exportTable(
-  connection: DuckDBConnection,
-  table: ExportTable,
-  folder: ExportFolder,
-  manifest: Manifest,
-  options: ExportOptions,
-): Promise<{ report: TableExportReport; entry?: TableEntry }> {
+/** What a table's export will do: its rows' partitions now, its folder now, what the manifest says. */
+interface TablePlan {
+  readonly table: ExportTable;
+  /** Time the planning took (fingerprints, folder scan): part of the table's seconds. */
+  readonly planMs: number;
+  /** Undefined: the warehouse has no such table (skipped). */
+  readonly columns?: ColumnInfo[];
+  readonly current: readonly PartitionState[];
+  readonly disk: TableDirState;
+  readonly tableDir: string;
+  /** The manifest's entry when the columns are still the same (else every file is rewritten). */
+  readonly previous: TableEntry | undefined;
+  readonly toWrite: number;
+}
+
+async function planTable(connection: DuckDBConnection, table: ExportTable, folder: ExportFolder, manifest: Manifest, log: Logger | undefined): Promise<TablePlan> {
   const started = performance.now();
-  const logger = options.logger?.child({ table: table.name });
+  const logger = log?.child({ table: table.name });
   const partitioned = table.partitionBy !== undefined;
+  const tableDir = join(folder.dir, table.name);
   const columns = await tableColumns(connection, table.name);
   if (columns.length === 0) {
-    logger?.warn('the warehouse has no such table; skipped');
-    return { report: { ...emptyReport(table), missing: true } };
+    return { table, planMs: performance.now() - started, current: [], disk: { files: new Map(), strays: [], temps: [] }, tableDir, previous: undefined, toWrite: 0 };
   }
-  const tableDir = join(folder.dir, table.name);
   assertSameFolder(folder);
   makeFolderBelow(folder.dir, tableDir);
-  const previous = manifest.tables[table.name];
+  const entry = manifest.tables[table.name];
   // A new column (a later migration) changes every file: start over for this table.
-  const sameSchema = previous !== undefined && JSON.stringify(previous.columns) === JSON.stringify(columns);
+  const previous = entry !== undefined && JSON.stringify(entry.columns) === JSON.stringify(columns) ? entry : undefined;
   const current = await fingerprintPartitions(connection, table, columns);
   const disk = scanTableDir(tableDir, partitioned);
   for (const temp of disk.temps) {
@@ -156,6 +181,37 @@ async function exportTable(
   for (const stray of disk.strays) {
     removeFileAndEmptyFolders(stray, tableDir);
     logger?.warn({ file: stray }, 'removed a Parquet file venue-etl did not write (readers of the folder would mix it in)');
+  }
+  const toWrite = current.filter((partition) => !isUnchanged(partition, previous?.partitions[partition.key], disk.files.get(partition.key))).length;
+  return { table, planMs: performance.now() - started, columns, current, disk, tableDir, previous, toWrite };
+}
+
+/** The file on disk is the one the manifest names and its rows' fingerprint is the same. */
+function isUnchanged(partition: PartitionState, old: PartitionEntry | undefined, file: FileIdentity | undefined): old is PartitionEntry {
+  return (
+    old !== undefined &&
+    file !== undefined &&
+    old.fingerprint === partition.fingerprint &&
+    old.ino === file.ino &&
+    old.bytes === file.bytes &&
+    old.mtimeMs === file.mtimeMs
+  );
+}
+
+async function exportTable(
+  connection: DuckDBConnection,
+  plan: TablePlan,
+  folder: ExportFolder,
+  options: ExportOptions,
+  progress: ExportProgress | undefined,
+): Promise<{ report: TableExportReport; entry?: TableEntry }> {
+  const started = performance.now() - plan.planMs;
+  const { table, columns, current, disk, tableDir, previous } = plan;
+  const logger = options.logger?.child({ table: table.name });
+  const partitioned = table.partitionBy !== undefined;
+  if (columns === undefined) {
+    logger?.warn('the warehouse has no such table; skipped');
+    return { report: { ...emptyReport(table), missing: true } };
   }
 
   const partitions: Record<string, PartitionEntry> = {};
@@ -169,16 +225,8 @@ async function exportTable(
     for (const partition of current) {
       if (options.signal?.aborted) throw aborted();
       assertSameFolder(folder);
-      const old = sameSchema ? previous.partitions[partition.key] : undefined;
-      const file = disk.files.get(partition.key);
-      if (
-        old !== undefined &&
-        file !== undefined &&
-        old.fingerprint === partition.fingerprint &&
-        old.ino === file.ino &&
-        old.bytes === file.bytes &&
-        old.mtimeMs === file.mtimeMs
-      ) {
+      const old = previous?.partitions[partition.key];
+      if (isUnchanged(partition, old, disk.files.get(partition.key))) {
         partitions[partition.key] = old;
         unchanged++;
         continue;
@@ -190,6 +238,7 @@ async function exportTable(
         written++;
         rowsWritten += partition.rows;
         bytesWritten += identity.bytes;
+        progress?.fileWritten(partition.rows);
         logger?.debug({ partition: partition.key, rows: partition.rows, bytes: identity.bytes }, 'partition written');
       });
     }

@@ -1,6 +1,6 @@
 /** Parquet export of the warehouse (README, "Parquet"): incremental, one atomic file per partition. */
 export { exportParquet, selectTables } from './export-parquet.js';
-export type { ExportOptions } from './export-parquet.js';
+export type { ExportOptions, ExportProgress } from './export-parquet.js';
 export type { ExportReport, TableExportReport } from './export-report.js';
 export { exportTotals } from './export-report.js';
 export { EXPORT_TABLES } from './tables.js';

@@ -4,7 +4,8 @@ export interface ProgressSnapshot {
   readonly slicesDone: number;
   readonly slicesTotal: number;
   readonly rows: number;
-  readonly requests: number;
+  /** Undefined for work without requests (the export): no rate is shown. */
+  readonly requests: number | undefined;
   readonly elapsedMs: number;
 }
 
@@ -20,8 +21,15 @@ export class ProgressReporter {
 
   constructor(
     private readonly slicesTotal: number,
-    private readonly requests: () => number,
-    private readonly options: { readonly logger: Logger; readonly tty?: NodeJS.WriteStream; readonly intervalMs?: number; readonly label: string },
+    private readonly requests: (() => number) | undefined,
+    private readonly options: {
+      readonly logger: Logger;
+      readonly tty?: NodeJS.WriteStream;
+      readonly intervalMs?: number;
+      readonly label: string;
+      /** What is counted: slices (default) or, for the export, files. */
+      readonly unit?: string;
+    },
   ) {}
 
   start(): void {
@@ -36,7 +44,7 @@ export class ProgressReporter {
   }
 
   snapshot(): ProgressSnapshot {
-    return { slicesDone: this.slicesDone, slicesTotal: this.slicesTotal, rows: this.rows, requests: this.requests(), elapsedMs: Date.now() - this.started };
+    return { slicesDone: this.slicesDone, slicesTotal: this.slicesTotal, rows: this.rows, requests: this.requests?.(), elapsedMs: Date.now() - this.started };
   }
 
   stop(): void {
@@ -51,15 +59,19 @@ export class ProgressReporter {
   private emit(): void {
     const s = this.snapshot();
     const seconds = s.elapsedMs / 1000;
-    const rate = seconds > 0 ? s.requests / seconds : 0;
+    const rate = s.requests === undefined ? undefined : seconds > 0 ? s.requests / seconds : 0;
     const remaining = s.slicesDone > 0 ? ((s.slicesTotal - s.slicesDone) * seconds) / s.slicesDone : undefined;
     const { tty } = this.options;
     if (tty) {
       // Redrawn in place: a line as wide as the terminal would wrap and scroll a line per tick.
       const columns = typeof tty.columns === 'number' && tty.columns > 0 ? tty.columns : FALLBACK_COLUMNS;
-      tty.write(`\r${progressLine(this.options.label, s, rate, remaining, columns - 1)}\x1b[K`);
+      tty.write(`\r${progressLine(this.options.label, s, rate, remaining, columns - 1, this.options.unit)}\x1b[K`);
     } else {
-      this.options.logger.info({ slicesDone: s.slicesDone, slicesTotal: s.slicesTotal, rows: s.rows, requestsPerSecond: Number(rate.toFixed(1)), etaSeconds: remaining === undefined ? null : Math.round(remaining) }, `${this.options.label} progress`);
+      const counts = this.options.unit === undefined ? { slicesDone: s.slicesDone, slicesTotal: s.slicesTotal } : { done: s.slicesDone, total: s.slicesTotal, unit: this.options.unit };
+      this.options.logger.info(
+        { ...counts, rows: s.rows, ...(rate === undefined ? {} : { requestsPerSecond: Number(rate.toFixed(1)) }), etaSeconds: remaining === undefined ? null : Math.round(remaining) },
+        `${this.options.label} progress`,
+      );
     }
   }
 }
@@ -73,17 +85,18 @@ const MAX_BAR = 40;
 /**
  * `backfill [#####.....] 12/35 slices  840 rows  31.2 req/s  ETA 4s`, at most `width` characters:
  * the bar takes the room the figures leave (up to 40), and on a narrow terminal the rate, then
- * the rows, then the ETA are left out before the bar shrinks below 10.
+ * the rows, then the ETA are left out before the bar shrinks below 10. Without a rate
+ * (`export [###.......] 40/132 files  …`) that field is never shown.
  */
-export function progressLine(label: string, s: ProgressSnapshot, rate: number, remainingSeconds: number | undefined, width: number): string {
+export function progressLine(label: string, s: ProgressSnapshot, rate: number | undefined, remainingSeconds: number | undefined, width: number, unit = 'slices'): string {
   const fields = {
     rows: `${s.rows} rows`,
-    rate: `${rate.toFixed(1)} req/s`,
+    rate: rate === undefined ? undefined : `${rate.toFixed(1)} req/s`,
     eta: `ETA ${remainingSeconds === undefined ? '--' : formatDuration(remainingSeconds)}`,
   };
   const dropOrder: readonly (keyof typeof fields)[][] = [[], ['rate'], ['rate', 'rows'], ['rate', 'rows', 'eta']];
   for (const [attempt, dropped] of dropOrder.entries()) {
-    const shown = [`${s.slicesDone}/${s.slicesTotal} slices`, ...(['rows', 'rate', 'eta'] as const).filter((key) => !dropped.includes(key)).map((key) => fields[key])];
+    const shown = [`${s.slicesDone}/${s.slicesTotal} ${unit}`, ...(['rows', 'rate', 'eta'] as const).filter((key) => !dropped.includes(key)).flatMap((key) => fields[key] ?? [])];
     const text = shown.join('  ');
     const room = width - label.length - text.length - 4; // "label [" and "] "
     if (room >= MIN_BAR || attempt === dropOrder.length - 1) {

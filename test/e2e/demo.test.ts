@@ -1,8 +1,9 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, childEnv, machineClockEnv, queryRows, runCli, summaryNumber } from './harness.js';
+import { assertBuilt, childEnv, CLI, machineClockEnv, queryRows, REPO_ROOT, runCli, summaryNumber } from './harness.js';
 
 let dir: string;
 
@@ -43,9 +44,30 @@ describe('venue-etl demo (npm start)', () => {
     const parquet = await runCli(['sql', 'SELECT count(*) AS n FROM series_points', '--parquet', '--format', 'csv', '--config', followUp], { cwd: dir, env: childEnv() });
     expect(parquet.stdout.trim().split('\n')[1]).toBe(String(counts!.series));
 
+    // What to try next fits 80 columns and runs as printed, from the folder it says to cd into.
+    const next = run.stdout.slice(run.stdout.indexOf('\nnext:\n') + 1).trimEnd().split('\n');
+    expect(next.slice(0, 2)).toEqual(['next:', '  cd demo-data']);
+    expect(next.filter((line) => line.length > 80)).toEqual([]);
+    const commands = next.filter((line) => line.startsWith('  npx venue-etl ') && !line.includes(' demo '));
+    expect(commands.length).toBeGreaterThan(5);
+    for (const line of commands) {
+      const local = line.replace('npx venue-etl', `'${process.execPath}' '${CLI}'`);
+      const ran = spawnSync('sh', ['-c', local], { cwd: join(dir, 'demo-data'), env: childEnv(), encoding: 'utf8' });
+      expect(ran.status, `${line}\n${ran.stderr}`).toBe(0);
+    }
+
     // Run again: incremental, nothing changed upstream, nothing written.
     const again = await runCli(['demo', '--dir', 'demo-data'], { cwd: dir, env: machineClockEnv(), timeoutMs: 120_000 });
     expect(again.code, again.stderr).toBe(0);
     expect(summaryNumber(again.stdout, /(\d+) rows written/)).toBe(0);
+  });
+});
+
+describe('npx venue-etl in the checkout', () => {
+  it("runs the checkout's own bin from a folder inside it (the demo prints commands that way)", () => {
+    const npx = spawnSync('npx', ['--no', '--', 'venue-etl', 'completion', 'bash'], { cwd: join(REPO_ROOT, 'test'), env: childEnv(), encoding: 'utf8' });
+    if (npx.error) throw new Error(`this test needs npx on PATH: ${npx.error.message}`);
+    expect(npx.status, npx.stderr).toBe(0);
+    expect(npx.stdout).toContain('venue-etl completion for bash');
   });
 });

@@ -143,6 +143,16 @@ describe('read commands at 80 columns and as JSON', () => {
     }
   });
 
+  it('sql lays a wide result out to the terminal like report does', async () => {
+    const query = `SELECT stream, repeat('wide ', 30) AS wide, venue_id, count(*) AS n FROM series_points GROUP BY ALL ORDER BY ALL LIMIT 3`;
+    const table = await fx.cli(['sql', query], { env: { ...fx.env, COLUMNS: '60' } });
+    expect(table.code, describeRun(table)).toBe(0);
+    expectFits(table.stdout, 60);
+    const rows = JSON.parse((await fx.cli(['sql', query, '--format', 'json'])).stdout) as { stream: string; n: number }[];
+    expect(rows).toHaveLength(3);
+    for (const row of rows) expect(table.stdout).toContain(row.stream.slice(0, 8));
+  });
+
   it('refuses --format csv where the output is not rows (exit 2)', async () => {
     const bad = await fx.cli(['status', '--format', 'csv']);
     expect(bad.code).toBe(2);
@@ -151,21 +161,34 @@ describe('read commands at 80 columns and as JSON', () => {
 });
 
 describe('progress on a real terminal', () => {
-  it('draws a bar for sync and backfill that never exceeds a 60-column terminal', async () => {
+  it('draws a bar for sync, backfill and export that never exceeds a 60-column terminal', async () => {
     const script = spawnSync('script', ['--version'], { encoding: 'utf8' });
     if (script.status !== 0) throw new Error('this test needs util-linux `script` to run the CLI on a pseudo-terminal');
     const slow = await startFixture({ sim: { venues: 3, days: 60, latencyMs: 40 }, config: { sync: { startDate: addDays(todayUtc(), -30), windowDays: 2 } } });
     try {
-      for (const args of [['sync'], ['backfill', '--from', addDays(todayUtc(), -40), '--to', addDays(todayUtc(), -1), '--window-days', '2']]) {
+      const runs: [string[], string, number][] = [
+        [['sync'], 'slices', 2],
+        [['backfill', '--from', addDays(todayUtc(), -40), '--to', addDays(todayUtc(), -1), '--window-days', '2'], 'slices', 2],
+        // Files written of files planned; an export this small may end before the first redraw:
+        // its last frame is drawn in any case.
+        [['export'], 'files', 1],
+      ];
+      for (const [args, unit, frames] of runs) {
         const command = `stty cols 60; ${[process.execPath, CLI, ...args, '--config', slow.configPath].map((a) => `'${a}'`).join(' ')}`;
         // Asynchronously: the simulator answers from this process.
         const run = await inPty(command, slow);
         expect(run.status, run.stdout.slice(-2000)).toBe(0);
         const segments = run.stdout.replaceAll('\u001b[K', '').split(/[\r\n]+/);
-        const bars = segments.filter((segment) => /\[[#.]+\] \d+\/\d+ slices/.test(segment));
-        expect(bars.length, `${args[0]}: no progress bar in\n${run.stdout.slice(0, 2000)}`).toBeGreaterThan(1);
+        const bars = segments.filter((segment) => new RegExp(`\\[[#.]+\\] \\d+/\\d+ ${unit}`).test(segment));
+        expect(bars.length, `${args[0]}: no progress bar in\n${run.stdout.slice(0, 2000)}`).toBeGreaterThanOrEqual(frames);
         // Column 60 is left free: a line that fills it makes some terminals wrap.
         expect(bars.filter((bar) => bar.length > 59)).toEqual([]);
+        if (unit === 'files') {
+          // One file per stream and month of each partitioned table: many, all written.
+          const [done, planned] = /(\d+)\/(\d+) files/.exec(bars.at(-1)!)!.slice(1).map(Number);
+          expect(planned).toBeGreaterThan(20);
+          expect(done).toBe(planned);
+        }
       }
     } finally {
       await slow.close();

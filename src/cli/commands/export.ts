@@ -1,9 +1,11 @@
 import { ExitCode } from '../../errors/index.js';
 import { exportParquet } from '../../export/index.js';
 import { formatExportReport } from '../../export/format-report.js';
+import { ProgressReporter } from '../../runner/progress.js';
 import { listOption } from '../args.js';
 import type { Command } from '../command.js';
 import { commandLogger, loadReadSideCommandConfig } from '../context.js';
+import { progressTerminal } from '../terminal.js';
 
 export const exportCommand: Command = {
   name: 'export',
@@ -15,11 +17,18 @@ export const exportCommand: Command = {
     const config = loadReadSideCommandConfig(args, io);
     const logger = commandLogger(args, io, config);
     const tables = listOption(args, 'tables');
+    const tty = progressTerminal(io);
     const report = await exportParquet({
       warehouse: config.warehouse.path,
       dir: config.parquet.dir,
       logger,
       signal: io.signal,
+      // Files written of files planned, like the sync's slices: a bar on a terminal, else a log line every 10 s.
+      progress: (files) => {
+        const reporter = new ProgressReporter(files, undefined, { logger, label: 'export', unit: 'files', ...(tty ? { tty } : {}) });
+        reporter.start();
+        return { fileWritten: (rows) => reporter.sliceDone(rows), stop: () => reporter.stop() };
+      },
       ...(tables ? { tables } : {}),
     });
     io.stdout.write(formatExportReport(report));

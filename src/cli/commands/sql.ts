@@ -3,6 +3,7 @@ import { formatResult, parseFormat, runReadOnly, withQuerySource } from '../../r
 import { booleanOption, stringOption } from '../args.js';
 import type { Command } from '../command.js';
 import { commandLogger, loadReadSideCommandConfig } from '../context.js';
+import { stdoutWidth } from '../output-format.js';
 
 export const sqlCommand: Command = {
   name: 'sql',
@@ -10,7 +11,7 @@ export const sqlCommand: Command = {
   positionals: '"QUERY"',
   maxPositionals: 1,
   options: {
-    format: { type: 'string', description: 'table (default), csv or json', valueName: 'FORMAT' },
+    format: { type: 'string', description: 'table (default, fits the terminal), csv or json', valueName: 'FORMAT' },
     parquet: { type: 'boolean', description: 'query the Parquet export instead of the warehouse file' },
   },
   async run(args, io) {
@@ -22,7 +23,7 @@ export const sqlCommand: Command = {
     const config = loadReadSideCommandConfig(args, io);
     const logger = commandLogger(args, io, config);
     const result = await withQuerySource(config, booleanOption(args, 'parquet'), (source) => runReadOnly(source.connection, query), { logger });
-    io.stdout.write(formatResult(result, format));
+    io.stdout.write(formatResult(result, format, stdoutWidth(io)));
     return ExitCode.ok;
   },
 };
