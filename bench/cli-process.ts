@@ -30,10 +30,7 @@ export function writeConfig(path: string, config: unknown): void {
   writeFileSync(path, `${JSON.stringify(config, null, 2)}\n`);
 }
 
-export async function runCli(
-  args: readonly string[],
-  options: { readonly env?: NodeJS.ProcessEnv; readonly probeHeap?: boolean } = {},
-): Promise<CliRun> {
+export async function runCli(args: readonly string[], options: { readonly env?: NodeJS.ProcessEnv; readonly probeHeap?: boolean } = {}): Promise<CliRun> {
   const useTime = existsSync(TIME);
   const command = useTime ? TIME : process.execPath;
   const argv = useTime ? ['-v', process.execPath, CLI, ...args] : [CLI, ...args];

@@ -33,7 +33,13 @@ function data(venues: number): unknown {
   };
   const days = Array.from({ length: 365 }, (_, i) => new Date(Date.UTC(2026, 0, 1) + i * 86_400_000).toISOString().slice(0, 10));
   const series = () => Array.from({ length: venues }, () => days.map(() => rand(500)));
-  return { days, detected: series(), authenticated: series(), peak: Array.from({ length: venues }, () => Array.from({ length: 168 }, () => rand(90))), rated: Array.from({ length: venues }, () => [1, 2, 3, 4, 5].map(() => rand(40))) };
+  return {
+    days,
+    detected: series(),
+    authenticated: series(),
+    peak: Array.from({ length: venues }, () => Array.from({ length: 168 }, () => rand(90))),
+    rated: Array.from({ length: venues }, () => [1, 2, 3, 4, 5].map(() => rand(40))),
+  };
 }
 
 const COMMON = `
@@ -66,7 +72,8 @@ const CANDIDATES: Record<string, { scripts: (m: string) => string[]; draw: strin
     }`,
   },
   'Vega-Lite 6 + Vega 6 + vega-embed 7 (SVG renderer)': {
-    scripts: (m) => ['vega/build/vega.min.js', 'vega-lite/build/vega-lite.min.js', 'vega-embed/build/vega-embed.min.js'].map((f) => readFileSync(join(m, f), 'utf8')),
+    scripts: (m) =>
+      ['vega/build/vega.min.js', 'vega-lite/build/vega-lite.min.js', 'vega-embed/build/vega-embed.min.js'].map((f) => readFileSync(join(m, f), 'utf8')),
     draw: `async function draw(sel) {
       const root = document.getElementById('root'); root.innerHTML = '<div id="a"></div><div id="b"></div><div id="c"></div>';
       const det = pick(sel, 'detected'), auth = pick(sel, 'authenticated'), peak = pick(sel, 'peak'), rated = pick(sel, 'rated');
@@ -81,7 +88,10 @@ const CANDIDATES: Record<string, { scripts: (m: string) => string[]; draw: strin
 };
 
 function page(candidate: (typeof CANDIDATES)[string], json: string): string {
-  const scripts = candidate.scripts(modules!).map((s) => `<script>${s}</script>`).join('\n');
+  const scripts = candidate
+    .scripts(modules!)
+    .map((s) => `<script>${s}</script>`)
+    .join('\n');
   return `<!doctype html><html><head><meta charset="utf-8"></head><body><div id="root"></div>
 <script type="application/json" id="d">${json}</script>${scripts}
 <script>${COMMON}${candidate.draw}
@@ -109,12 +119,16 @@ async function main(): Promise<void> {
           await tab.goto(pathToFileURL(file).href);
           // Strings, not functions: this file is compiled without the DOM's types.
           await tab.waitForFunction('document.body.dataset.switch !== undefined', undefined, { timeout: 60_000 });
-          const timing: unknown = await tab.evaluate('({ first: Number(document.body.dataset.first), switch: Number(document.body.dataset.switch), marks: Number(document.body.dataset.marks) })');
+          const timing: unknown = await tab.evaluate(
+            '({ first: Number(document.body.dataset.first), switch: Number(document.body.dataset.switch), marks: Number(document.body.dataset.marks) })',
+          );
           runs.push(Timing.parse(timing));
           await tab.close();
         }
         const median = (key: 'first' | 'switch') => runs.map((r) => r[key]).sort((a, b) => a - b)[1]!;
-        console.log(`| ${name} | ${venues} | ${(Buffer.byteLength(html) / 1e6).toFixed(2)} MB | ${median('first').toFixed(0)} ms | ${median('switch').toFixed(0)} ms | ${runs[0]!.marks} |`);
+        console.log(
+          `| ${name} | ${venues} | ${(Buffer.byteLength(html) / 1e6).toFixed(2)} MB | ${median('first').toFixed(0)} ms | ${median('switch').toFixed(0)} ms | ${runs[0]!.marks} |`,
+        );
       }
     }
   } finally {

@@ -29,17 +29,19 @@ function cells(figure: Figure): string[] {
 export function plainTable(figures: readonly Figure[]): string {
   const rows = [COLUMNS.slice() as string[], ...figures.map(cells)];
   const widths = COLUMNS.map((_, c) => Math.max(...rows.map((row) => row[c]!.length)));
-  const line = (row: string[]) => row.map((cell, c) => cell.padEnd(widths[c]!)).join('  ').trimEnd();
+  const line = (row: string[]) =>
+    row
+      .map((cell, c) => cell.padEnd(widths[c]!))
+      .join('  ')
+      .trimEnd();
   return [line(rows[0]!), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.slice(1).map(line)].join('\n');
 }
 
 export function markdownTable(figures: readonly Figure[]): string {
   const escapeCell = (cell: string) => cell.replace(/\|/g, '\\|');
-  return [
-    `| ${COLUMNS.join(' | ')} |`,
-    `|${COLUMNS.map(() => '---').join('|')}|`,
-    ...figures.map((f) => `| ${cells(f).map(escapeCell).join(' | ')} |`),
-  ].join('\n');
+  return [`| ${COLUMNS.join(' | ')} |`, `|${COLUMNS.map(() => '---').join('|')}|`, ...figures.map((f) => `| ${cells(f).map(escapeCell).join(' | ')} |`)].join(
+    '\n',
+  );
 }
 
 export const fmt = {

@@ -80,7 +80,13 @@ export async function measureLoadThroughput(options: { readonly rows: number; re
 
 /** The JavaScript side alone: every body parsed, checked and normalized, nothing loaded. */
 async function normalizeOnly(bodies: SeriesBodies): Promise<{ rows: number; ms: number }> {
-  const config = requireApi(resolveConfig({ api: { baseUrl: 'http://127.0.0.1:9', token: 'bench-token' }, scope: { venues: [...bodies.scopeIds] }, sync: { windowDays: bodies.windowDays } }));
+  const config = requireApi(
+    resolveConfig({
+      api: { baseUrl: 'http://127.0.0.1:9', token: 'bench-token' },
+      scope: { venues: [...bodies.scopeIds] },
+      sync: { windowDays: bodies.windowDays },
+    }),
+  );
   const plan = planBackfillRun(config, { from: bodies.from, to: bodies.to, streams: SERIES_STREAMS, now: new Date(`${addDays(bodies.to, 1)}T12:00:00Z`) });
   const context = { source: memoryClient(bodies), drift: new DriftReporter(), pageSize: 100 };
   let rows = 0;

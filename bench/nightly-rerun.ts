@@ -79,7 +79,7 @@ export async function nightlyRerunFigure(options: NightlyRerunOptions): Promise<
 
     const byKind = new Map<string, number>();
     for (const r of requests) {
-      const kind = r.path.startsWith('/analytics/') || r.path.startsWith('/statistics/') ? 'analytics' : r.path.split('/')[2] ?? r.path;
+      const kind = r.path.startsWith('/analytics/') || r.path.startsWith('/statistics/') ? 'analytics' : (r.path.split('/')[2] ?? r.path);
       byKind.set(kind, (byKind.get(kind) ?? 0) + 1);
     }
     const days = new Set(requests.flatMap((r) => /(?:^|&)from=(\d{4}-\d{2}-\d{2})/.exec(r.query)?.[1] ?? []));

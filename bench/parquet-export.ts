@@ -129,7 +129,11 @@ async function oneDaySync(warehouse: Warehouse): Promise<number> {
   }
   for (const row of summaries) {
     const commit = commitFor(row.stream, row.venue_id) as { summaries?: SliceCommit['summaries'] };
-    commit.summaries ??= { rows: { stream: row.stream, venueId: [], metric: [], periodStart: [], periodEnd: [], value: [] }, grain: 'day', ownsSingleDayPeriods: false };
+    commit.summaries ??= {
+      rows: { stream: row.stream, venueId: [], metric: [], periodStart: [], periodEnd: [], value: [] },
+      grain: 'day',
+      ownsSingleDayPeriods: false,
+    };
     const rows = commit.summaries.rows;
     rows.venueId.push(row.venue_id);
     rows.metric.push(row.metric);
@@ -153,7 +157,9 @@ async function oneDaySync(warehouse: Warehouse): Promise<number> {
 }
 
 function sortSeries(columns: NonNullable<SliceCommit['series']>): void {
-  const order = columns.tsMs.map((_, i) => i).sort((a, b) => (columns.metric[a]! < columns.metric[b]! ? -1 : columns.metric[a]! > columns.metric[b]! ? 1 : columns.tsMs[a]! - columns.tsMs[b]!));
+  const order = columns.tsMs
+    .map((_, i) => i)
+    .sort((a, b) => (columns.metric[a]! < columns.metric[b]! ? -1 : columns.metric[a]! > columns.metric[b]! ? 1 : columns.tsMs[a]! - columns.tsMs[b]!));
   const pick = <T>(values: T[]) => order.map((i) => values[i]!);
   const [metric, granularity, tsMs, value] = [pick(columns.metric), pick(columns.granularity), pick(columns.tsMs), pick(columns.value)];
   columns.metric.splice(0, Infinity, ...metric);

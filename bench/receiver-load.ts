@@ -45,8 +45,17 @@ function body(n: number): string {
   return JSON.stringify({
     data: {
       user: {
-        id: user, email: `guest${n}@example.com`, 'email-confirmed': true, 'first-name': 'Ana', 'last-name': 'Kowalska',
-        phone: '+48123456789', 'phone-confirmed': false, language: 'pl', 'birth-date': '1990-04-05', gender: 'female', 'is-subscribed': n % 2 === 0,
+        id: user,
+        email: `guest${n}@example.com`,
+        'email-confirmed': true,
+        'first-name': 'Ana',
+        'last-name': 'Kowalska',
+        phone: '+48123456789',
+        'phone-confirmed': false,
+        language: 'pl',
+        'birth-date': '1990-04-05',
+        gender: 'female',
+        'is-subscribed': n % 2 === 0,
       },
       venue: { id: venue, name: `Venue ${n % 50}`, address: 'Rynek 1', city: 'Krakow', country: 'PL', 'created-at': '2024-03-01T09:30:00.123456+00:00' },
       'user-venue-history': { 'visits-count': 1 + (n % 9), 'first-visit-on': at, 'last-visit-on': at },
@@ -66,14 +75,18 @@ async function runSenders(config: SenderConfig): Promise<SenderReport> {
   const deadline = started + config.seconds * 1000;
   const send = (text: string): Promise<number> =>
     new Promise((resolve, reject) => {
-      const req = request(target, {
-        method: 'POST',
-        agent,
-        headers: { 'content-type': 'application/json', authorization: AUTHORIZATION, 'content-length': Buffer.byteLength(text) },
-      }, (res) => {
-        res.resume();
-        res.on('end', () => resolve(res.statusCode ?? 0));
-      });
+      const req = request(
+        target,
+        {
+          method: 'POST',
+          agent,
+          headers: { 'content-type': 'application/json', authorization: AUTHORIZATION, 'content-length': Buffer.byteLength(text) },
+        },
+        (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode ?? 0));
+        },
+      );
       req.on('error', reject);
       req.end(text);
     });
@@ -130,10 +143,18 @@ async function main(): Promise<void> {
     console.log(`receiver load: ${senders} senders, ${fmt(report.elapsedMs / 1000)} s, loopback, fsync per group commit`);
     console.log(`  acknowledged     ${sorted.length} events (${report.failures} not 2xx)`);
     console.log(`  throughput       ${Math.round((sorted.length * 1000) / report.elapsedMs)} events/s`);
-    console.log(`  time to 2xx      p50 ${fmt(percentile(sorted, 50))} ms, p99 ${fmt(percentile(sorted, 99))} ms, max ${fmt(sorted[sorted.length - 1] ?? Number.NaN)} ms`);
-    console.log(`  receiver CPU     ${Math.round((cpu.user + cpu.system) / Math.max(1, sorted.length))} µs per event (intake and merges while sending; ${fmt((cpu.user + cpu.system) / 1e4 / (report.elapsedMs / 1000))}% of one core)`);
-    console.log(`  group commit     ${journal.records} records in ${journal.flushes} fsyncs (${fmt(journal.records / Math.max(1, journal.flushes))} per fsync)`);
-    console.log(`  merge            ${mergedDuringRun} merged while sending (every ${mergeIntervalMs} ms); the other ${mergedAfter} within ${Math.round(backlogMs)} ms after (${final.status})`);
+    console.log(
+      `  time to 2xx      p50 ${fmt(percentile(sorted, 50))} ms, p99 ${fmt(percentile(sorted, 99))} ms, max ${fmt(sorted[sorted.length - 1] ?? Number.NaN)} ms`,
+    );
+    console.log(
+      `  receiver CPU     ${Math.round((cpu.user + cpu.system) / Math.max(1, sorted.length))} µs per event (intake and merges while sending; ${fmt((cpu.user + cpu.system) / 1e4 / (report.elapsedMs / 1000))}% of one core)`,
+    );
+    console.log(
+      `  group commit     ${journal.records} records in ${journal.flushes} fsyncs (${fmt(journal.records / Math.max(1, journal.flushes))} per fsync)`,
+    );
+    console.log(
+      `  merge            ${mergedDuringRun} merged while sending (every ${mergeIntervalMs} ms); the other ${mergedAfter} within ${Math.round(backlogMs)} ms after (${final.status})`,
+    );
   } finally {
     await receiver.close();
     rmSync(dir, { recursive: true, force: true });

@@ -38,6 +38,13 @@ export async function receiverThroughputFigure(options: { readonly seconds: numb
     ratio: '-',
     target: TARGET,
     met: perSecond >= 2000 && p99 < 50 && failed === 0,
-    notes: [`${options.senders} senders for ${options.seconds} s (bench/receiver-load.ts): ${out.trim().split('\n').slice(1).map((l) => l.trim().replace(/\s+/g, ' ')).join('; ')}.`],
+    notes: [
+      `${options.senders} senders for ${options.seconds} s (bench/receiver-load.ts): ${out
+        .trim()
+        .split('\n')
+        .slice(1)
+        .map((l) => l.trim().replace(/\s+/g, ' '))
+        .join('; ')}.`,
+    ],
   };
 }

@@ -43,6 +43,8 @@ export async function reportQueriesFigure(warehousePath: string, parquetDir: str
     ratio: `Parquet ${fmt.ratio(heaviest.parquetMs / heaviest.warehouseMs)}`,
     target: `seconds (< ${seconds} s)`,
     met: heaviest.warehouseMs < seconds * 1000 && heaviest.parquetMs < seconds * 1000,
-    notes: [`${heaviest.name} returns ${fmt.count(heaviest.rows)} rows. All reports, warehouse / Parquet: ${timings.map((t) => `${t.name} ${fmt.ms(t.warehouseMs)} / ${fmt.ms(t.parquetMs)}`).join(', ')}.`],
+    notes: [
+      `${heaviest.name} returns ${fmt.count(heaviest.rows)} rows. All reports, warehouse / Parquet: ${timings.map((t) => `${t.name} ${fmt.ms(t.warehouseMs)} / ${fmt.ms(t.parquetMs)}`).join(', ')}.`,
+    ],
   };
 }

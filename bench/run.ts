@@ -38,7 +38,10 @@ const SIZES = quick
       b4: { venues: 3, historyDays: 30, lookbackDays: 3 },
       b5: { seriesRows: 300_000, venues: 100, summaryDays: 30 },
       b6: { seconds: 2, senders: 16 },
-      b8: [{ venues: 20, days: 31 }, { venues: 100, days: 31 }],
+      b8: [
+        { venues: 20, days: 31 },
+        { venues: 100, days: 31 },
+      ],
     }
   : {
       b1: { venues: 200, days: 7, latencyMs: 20, concurrency: 16, attempts: 2 },
@@ -47,7 +50,10 @@ const SIZES = quick
       b4: { venues: 20, historyDays: 30, lookbackDays: 3 },
       b5: { seriesRows: 10_000_000, venues: 1000, summaryDays: 90 },
       b6: { seconds: 5, senders: 16 },
-      b8: [{ venues: 20, days: 365 }, { venues: 1000, days: 365 }],
+      b8: [
+        { venues: 20, days: 365 },
+        { venues: 1000, days: 365 },
+      ],
     };
 
 const WHAT: Record<string, [string, string]> = {

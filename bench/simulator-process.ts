@@ -51,8 +51,7 @@ export async function startSimulatorProcess(options: SimulatorProcessOptions): P
   const field = (name: string): string => header.find((l) => l.startsWith(`${name}: `))?.slice(name.length + 2) ?? '';
   const url = header[0]!;
   const token = field('token');
-  const control = async (method: string): Promise<Response> =>
-    fetch(`${url}/__sim/requests`, { method, headers: { authorization: `Bearer ${token}` } });
+  const control = async (method: string): Promise<Response> => fetch(`${url}/__sim/requests`, { method, headers: { authorization: `Bearer ${token}` } });
   return {
     url,
     token,

@@ -58,7 +58,14 @@ function shape(label: string, granularity: 'hour' | 'day', windowDays: number, w
 /** Backfill-like: 26-day windows of hourly points (2,496 rows per slice). */
 const large = shape('large slices (26 days × 24 hourly points × 4 metrics)', 'hour', 26, 20, option('rows', quick ? 500_000 : 5_000_000), option('group', 100));
 /** Sync-like: 31-day windows of daily points (124 rows per slice), big groups like the runner's. */
-const small = shape('small slices (31 daily points × 4 metrics)', 'day', 31, 12, option('small-rows', quick ? 200_000 : 1_000_000), option('small-group', 1_000));
+const small = shape(
+  'small slices (31 daily points × 4 metrics)',
+  'day',
+  31,
+  12,
+  option('small-rows', quick ? 200_000 : 1_000_000),
+  option('small-group', 1_000),
+);
 
 function venueId(v: number): string {
   return `6f1c1a52-0000-4000-8000-${v.toString(16).padStart(12, '0')}`;
@@ -197,7 +204,7 @@ const stagers: Record<string, [string, Stager]> = {
       return chunkLoop(appender, [UUID, VARCHAR, VARCHAR, VARCHAR, TIMESTAMPTZ, DOUBLE], slices, (s, i, _w, v, k) => {
         let uuid = uuids.get(s.venueId);
         if (!uuid) {
-          uuid = DuckDBUUIDValue.fromUint128(BigInt(`0x${s.venueId.replace(/-/g, "")}`));
+          uuid = DuckDBUUIDValue.fromUint128(BigInt(`0x${s.venueId.replace(/-/g, '')}`));
           uuids.set(s.venueId, uuid);
         }
         v[0].setItem(k, uuid);
@@ -297,7 +304,7 @@ async function benchCommits(warehouse: Warehouse, shape: Shape, label: string, s
   console.log(`  ${rate(rows, ms)}  ${label}`);
   console.log(
     `  ${''.padStart(7)}          rows written ${written.toLocaleString('en')}; slowest group ${slowest.toFixed(0)} ms; ` +
-      `CPU ${(cpuMs / 1000).toFixed(2)} s (${((rows / cpuMs) * 1000 / 1e6).toFixed(2)}M rows per CPU-second)`,
+      `CPU ${(cpuMs / 1000).toFixed(2)} s (${(((rows / cpuMs) * 1000) / 1e6).toFixed(2)}M rows per CPU-second)`,
   );
 }
 
@@ -392,7 +399,9 @@ async function stageGroupForDiff(session: Session, group: readonly SliceCommit[]
 async function benchDeletes(warehouse: Warehouse): Promise<void> {
   const count = Math.min(large.groupSize, large.sliceCount);
   const spread = Math.max(1, Math.floor(large.sliceCount / count));
-  console.log(`\nreplace step on the ${(large.sliceCount * large.rowsPerSlice).toLocaleString('en')}-row table: delete ${count} windows spread over it (rolled back)`);
+  console.log(
+    `\nreplace step on the ${(large.sliceCount * large.rowsPerSlice).toLocaleString('en')}-row table: delete ${count} windows spread over it (rolled back)`,
+  );
   const windows = Array.from({ length: count }, (_, i) => slice(large, (i * spread) % large.sliceCount));
   const setup = async (session: Session) => {
     await session.run('CREATE OR REPLACE TEMP TABLE bench_windows (venue_id UUID, stream VARCHAR, ts_from TIMESTAMPTZ, ts_to TIMESTAMPTZ)');
@@ -456,7 +465,12 @@ async function main(): Promise<void> {
     }
     await benchShape(dir, large);
     await benchShape(dir, small);
-    console.log(`\nload average at the end: ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} (other processes share the cores)`);
+    console.log(
+      `\nload average at the end: ${os
+        .loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')} (other processes share the cores)`,
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -154,11 +154,15 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       return JSON.parse(text);
     } catch (error) {
       const body = coding ? ` (a ${coding}-encoded body, decoded)` : '';
-      throw new ApiError(ApiErrorCode.badBody, `${request} returned malformed JSON${body}: ${withoutExcerpts(redact((error as Error).message)).slice(0, 200)}`, {
-        status,
-        request,
-        ...(coding ? { details: { contentEncoding: coding } } : {}),
-      });
+      throw new ApiError(
+        ApiErrorCode.badBody,
+        `${request} returned malformed JSON${body}: ${withoutExcerpts(redact((error as Error).message)).slice(0, 200)}`,
+        {
+          status,
+          request,
+          ...(coding ? { details: { contentEncoding: coding } } : {}),
+        },
+      );
     }
   }
 

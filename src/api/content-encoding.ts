@@ -19,8 +19,11 @@ export const ACCEPT_ENCODING = ACCEPTED_CODINGS.join(', ');
  * one more place for a bomb), is refused, naming what was sent.
  */
 export function contentCoding(header: string | string[] | undefined, request: string): ContentCoding | undefined {
-  const text = (Array.isArray(header) ? header.join(',') : header ?? '').trim().toLowerCase();
-  const codings = text.split(',').map((coding) => coding.trim()).filter((coding) => coding !== '' && coding !== 'identity');
+  const text = (Array.isArray(header) ? header.join(',') : (header ?? '')).trim().toLowerCase();
+  const codings = text
+    .split(',')
+    .map((coding) => coding.trim())
+    .filter((coding) => coding !== '' && coding !== 'identity');
   if (codings.length === 0) return undefined;
   // RFC 9110 §8.4.1.3: a recipient should treat x-gzip as gzip.
   const [only] = codings.map((coding) => (coding === 'x-gzip' ? 'gzip' : coding));

@@ -62,9 +62,7 @@ const resource = z.looseObject({
   id: z.string().min(1),
   // looseObject rather than record: accepts any object without walking every attribute.
   attributes: z.looseObject({}),
-  relationships: z
-    .record(z.string(), z.looseObject({ data: z.union([identifier, z.array(identifier), z.null()]).optional() }))
-    .optional(),
+  relationships: z.record(z.string(), z.looseObject({ data: z.union([identifier, z.array(identifier), z.null()]).optional() })).optional(),
 });
 
 const jsonapi = z.looseObject({ version: z.literal('1.0') });

@@ -37,7 +37,10 @@ export class PageLoopGuard {
     const earlier = this.pages.get(digest);
     if (earlier !== undefined) {
       const count = page.data.length;
-      return { kind: 'same-resources', reason: `page ${pageCount} holds the same ${count === 0 ? 'nothing' : `${count} resource${count === 1 ? '' : 's'}`} as page ${earlier}` };
+      return {
+        kind: 'same-resources',
+        reason: `page ${pageCount} holds the same ${count === 0 ? 'nothing' : `${count} resource${count === 1 ? '' : 's'}`} as page ${earlier}`,
+      };
     }
     this.pages.set(digest, pageCount);
     return undefined;

@@ -82,11 +82,15 @@ function nextPageUrl(page: JsonApiListDocument, current: URL, origin: string, li
 
 function paginationLoop(list: ListName, loop: PageLoop, next: URL, pages: number, options: FollowPagesOptions, redact: (text: string) => string): ApiError {
   const link = displayUrl(next, redact);
-  return new ApiError(ApiErrorCode.paginationLoop, `${list.text}: pagination loops after ${pages} page${pages === 1 ? '' : 's'}: ${loop.reason}; links.next ${link} was not followed`, {
-    request: list.request,
-    hint: 'The API repeats pages of this list; report it to the API provider. A different api.pageSize may avoid it; the list is read again on the next run.',
-    details: { ...streamOf(options), pages, loop: loop.kind, lastLink: link },
-  });
+  return new ApiError(
+    ApiErrorCode.paginationLoop,
+    `${list.text}: pagination loops after ${pages} page${pages === 1 ? '' : 's'}: ${loop.reason}; links.next ${link} was not followed`,
+    {
+      request: list.request,
+      hint: 'The API repeats pages of this list; report it to the API provider. A different api.pageSize may avoid it; the list is read again on the next run.',
+      details: { ...streamOf(options), pages, loop: loop.kind, lastLink: link },
+    },
+  );
 }
 
 function tooManyPages(list: ListName, next: URL, options: FollowPagesOptions, redact: (text: string) => string): ApiError {
@@ -105,10 +109,14 @@ function streamOf(options: FollowPagesOptions): { stream?: string } {
 /** Checked before every request: the bearer token must never travel to another host. */
 export function assertSameOrigin(url: URL, origin: string, what: string): void {
   if (url.origin === origin) return;
-  throw new ApiError(ApiErrorCode.foreignLink, `${what} points to another origin (${url.origin}, not ${origin}); venue-etl sends the token only to api.baseUrl`, {
-    hint: 'If the API moved, set api.baseUrl to its new address; otherwise report the link to the API provider.',
-    details: { foreignOrigin: url.origin },
-  });
+  throw new ApiError(
+    ApiErrorCode.foreignLink,
+    `${what} points to another origin (${url.origin}, not ${origin}); venue-etl sends the token only to api.baseUrl`,
+    {
+      hint: 'If the API moved, set api.baseUrl to its new address; otherwise report the link to the API provider.',
+      details: { foreignOrigin: url.origin },
+    },
+  );
 }
 
 export function pathOf(url: URL): string {

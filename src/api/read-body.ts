@@ -91,7 +91,6 @@ function decode(bytes: Buffer, coding: ContentCoding, request: string, limits: B
   }
 }
 
-
 interface TooLargeFacts {
   /** Content-Length announced beyond the limit: nothing was read. */
   readonly declared?: number;

@@ -7,7 +7,14 @@ import { ApiError, ApiErrorCode } from './errors.js';
  * say where it is now) or a login page that would only fail later as a body that is not JSON.
  * Either way the slice fails with a message that says where the redirect pointed.
  */
-export function redirectError(status: number, location: string | undefined, current: URL, origin: string, request: string, redact: (text: string) => string): ApiError {
+export function redirectError(
+  status: number,
+  location: string | undefined,
+  current: URL,
+  origin: string,
+  request: string,
+  redact: (text: string) => string,
+): ApiError {
   const target = parseLocation(location, current);
   if (target === undefined) {
     return new ApiError(

@@ -29,12 +29,7 @@ export interface RetryHooks {
   readonly giveUp?: (error: ApiError) => boolean;
 }
 
-export async function withRetries<T>(
-  policy: RetryPolicy,
-  request: string,
-  attempt: (attemptNumber: number) => Promise<T>,
-  hooks: RetryHooks = {},
-): Promise<T> {
+export async function withRetries<T>(policy: RetryPolicy, request: string, attempt: (attemptNumber: number) => Promise<T>, hooks: RetryHooks = {}): Promise<T> {
   for (let attemptNumber = 1; ; attemptNumber++) {
     try {
       return await attempt(attemptNumber);
@@ -109,7 +104,10 @@ function retriesExhausted(error: ApiError, request: string, attempts: number): A
     request,
     cause: error,
     // "Nothing is listening" is better fixed in api.baseUrl than by retrying longer.
-    hint: error.details.refused === true ? error.hint : 'The API or the network kept failing. Run again later (failed slices are retried), or raise api.maxRetries / api.timeoutMs.',
+    hint:
+      error.details.refused === true
+        ? error.hint
+        : 'The API or the network kept failing. Run again later (failed slices are retried), or raise api.maxRetries / api.timeoutMs.',
     details: { attempts, lastCode: error.code },
   });
 }

@@ -67,15 +67,33 @@ export class StatsRecorder {
   constructor(private readonly currentConcurrency: () => number) {
     const { total, streams } = this;
     this.view = {
-      get requests() { return total.requests; },
-      get retries() { return total.retries; },
-      get pages() { return total.pages; },
-      get failures() { return total.failures; },
-      get aborted() { return total.aborted; },
-      get throttled() { return total.throttled; },
-      get bytes() { return total.bytes; },
-      get durationMs() { return total.durationMs; },
-      get concurrency() { return currentConcurrency(); },
+      get requests() {
+        return total.requests;
+      },
+      get retries() {
+        return total.retries;
+      },
+      get pages() {
+        return total.pages;
+      },
+      get failures() {
+        return total.failures;
+      },
+      get aborted() {
+        return total.aborted;
+      },
+      get throttled() {
+        return total.throttled;
+      },
+      get bytes() {
+        return total.bytes;
+      },
+      get durationMs() {
+        return total.durationMs;
+      },
+      get concurrency() {
+        return currentConcurrency();
+      },
       byStream: streams,
     };
   }

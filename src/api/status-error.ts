@@ -34,7 +34,7 @@ export function statusError(response: FailedResponse, request: string, redact: (
       hint:
         status === 401
           ? 'Set api.token (or the VENUE_API_TOKEN variable it refers to) to a valid API token.'
-          : "Use a token whose account has a role on the venues and projects in scope.",
+          : 'Use a token whose account has a role on the venues and projects in scope.',
     });
   }
   if (status === 404) {

@@ -27,9 +27,7 @@ export interface DateParams {
  * - `page-number`: a list; the first request carries `number`=1 and `size`=api.pageSize, then
  *   `links.next` is followed to its end (README, "Assumptions about the API", Pagination).
  */
-export type Paginator =
-  | { readonly type: 'single' }
-  | { readonly type: 'page-number'; readonly number: string; readonly size: string };
+export type Paginator = { readonly type: 'single' } | { readonly type: 'page-number'; readonly number: string; readonly size: string };
 
 /**
  * Ids a row's requests take from what other streams loaded (dlt's `resolve`): the ids the

@@ -15,7 +15,10 @@ export function booleanOption(args: ParsedArgs, name: string): boolean {
 export function listOption(args: ParsedArgs, name: string): string[] | undefined {
   const value = stringOption(args, name);
   if (value === undefined) return undefined;
-  const items = value.split(',').map((item) => item.trim()).filter(Boolean);
+  const items = value
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
   if (items.length === 0) throw new UsageError(`--${name} needs at least one value`, `e.g. --${name} a,b`);
   return items;
 }

@@ -24,7 +24,9 @@ function optionsOf(command: Command): [string, OptionSpec][] {
 function bashScript(commands: readonly Command[]): string {
   const all = commands.flatMap(optionsOf);
   const pathOptions = [...new Set(all.filter(([, spec]) => spec.type === 'string' && PATH_VALUES.has(spec.valueName ?? '')).map(([name]) => `--${name}`))];
-  const valueOptions = [...new Set(all.filter(([, spec]) => spec.type === 'string').map(([name]) => `--${name}`))].filter((name) => !pathOptions.includes(name) && name !== '--log-level');
+  const valueOptions = [...new Set(all.filter(([, spec]) => spec.type === 'string').map(([name]) => `--${name}`))].filter(
+    (name) => !pathOptions.includes(name) && name !== '--log-level',
+  );
   return [
     '# venue-etl completion for bash: eval "$(venue-etl completion bash)" (e.g. in ~/.bashrc)',
     '_venue_etl() {',
@@ -41,7 +43,12 @@ function bashScript(commands: readonly Command[]): string {
     '  esac',
     '  local options=""',
     '  case "${COMP_WORDS[1]}" in',
-    ...commands.map((c) => `    ${c.name}) options="${optionsOf(c).map(([name]) => `--${name}`).join(' ')}" ;;`),
+    ...commands.map(
+      (c) =>
+        `    ${c.name}) options="${optionsOf(c)
+          .map(([name]) => `--${name}`)
+          .join(' ')}" ;;`,
+    ),
     '  esac',
     '  COMPREPLY=( $(compgen -W "$options" -- "$cur") )',
     '}',
@@ -76,7 +83,12 @@ function zshScript(commands: readonly Command[]): string {
     '    return',
     '  fi',
     '  case $words[2] in',
-    ...commands.map((c) => `    ${c.name}) _arguments ${optionsOf(c).map(([name, spec]) => zshOption(name, spec)).join(' ')} '*:file:_files' ;;`),
+    ...commands.map(
+      (c) =>
+        `    ${c.name}) _arguments ${optionsOf(c)
+          .map(([name, spec]) => zshOption(name, spec))
+          .join(' ')} '*:file:_files' ;;`,
+    ),
     '  esac',
     '}',
     'if [[ $zsh_eval_context[-1] == loadautofunc ]]; then _venue_etl "$@"; else compdef _venue_etl venue-etl; fi',

@@ -1,4 +1,11 @@
-import { loadConfigFile, loadReadSideConfigFile, loadCredentialFreeConfigFile, DEFAULT_CONFIG_PATH, type Config, type ReadSideConfig } from '../config/index.js';
+import {
+  loadConfigFile,
+  loadReadSideConfigFile,
+  loadCredentialFreeConfigFile,
+  DEFAULT_CONFIG_PATH,
+  type Config,
+  type ReadSideConfig,
+} from '../config/index.js';
 import { createLogger, LOG_LEVELS, type Logger, type LogLevel } from '../log/index.js';
 import { UsageError } from '../errors/index.js';
 import { stringOption } from './args.js';

@@ -4,7 +4,11 @@ import type { CommandIo, OptionSpec, ParsedArgs } from './command.js';
 import { terminalWidth } from './terminal.js';
 
 /** `--format` of commands that print a report for people or, with json, one document for scripts. */
-export const TABLE_OR_JSON_OPTION: OptionSpec = { type: 'string', description: 'table (default, fits the terminal) or json (one document on stdout)', valueName: 'FORMAT' };
+export const TABLE_OR_JSON_OPTION: OptionSpec = {
+  type: 'string',
+  description: 'table (default, fits the terminal) or json (one document on stdout)',
+  valueName: 'FORMAT',
+};
 
 export type TableOrJson = 'table' | 'json';
 

@@ -21,7 +21,8 @@ export function formatRunSummary(job: string, result: RunResult, width?: number)
   if (result.drift.length > 0) lines.push(`  drift:    the API sent unknown attributes: ${result.drift.map((d) => `${d.stream}.${d.attribute}`).join(', ')}`);
   if (result.fatal) lines.push(`  stopped:  ${result.fatal.replace(/\n/g, '\n            ')}`);
   if (result.slices.failed > 0) lines.push('  failed slices are listed by `venue-etl status`; the next run retries them (their cursors did not move).');
-  if (result.interrupted) lines.push(`  interrupted${result.interruption ? ` (${result.interruption})` : ''}: what finished is committed; run the same command again to continue.`);
+  if (result.interrupted)
+    lines.push(`  interrupted${result.interruption ? ` (${result.interruption})` : ''}: what finished is committed; run the same command again to continue.`);
   const table = result.streams.length === 0 ? '' : `\n${streamTable(result, width)}`;
   return `${fitLines(lines.join('\n'), width)}\n${table}`;
 }
@@ -29,7 +30,14 @@ export function formatRunSummary(job: string, result: RunResult, width?: number)
 function streamTable(result: RunResult, width: number | undefined): string {
   return alignedTable(
     ['stream', 'slices', 'failed', 'requests', 'rows written', 'time'],
-    result.streams.map((s) => [s.stream, `${n(s.slices.done)}/${n(s.slices.planned)}`, n(s.slices.failed), n(s.requests), n(s.rowsWritten), seconds(s.durationMs)]),
+    result.streams.map((s) => [
+      s.stream,
+      `${n(s.slices.done)}/${n(s.slices.planned)}`,
+      n(s.slices.failed),
+      n(s.requests),
+      n(s.rowsWritten),
+      seconds(s.durationMs),
+    ]),
     { rightAlign: [false, true, true, true, true, true], ...(width === undefined ? {} : { width }) },
   );
 }

@@ -1,6 +1,16 @@
 export { ConfigSchema, SummaryGrain, summaryGrains, HistoryGrain, historyGrains } from './schema.js';
 export type { Config, ConfigInput, ApiConfig, ApiReadyConfig } from './schema.js';
-export { loadConfigFile, loadReadSideConfigFile, loadCredentialFreeConfigFile, resolveConfig, resolveReadSideConfig, requireApi, ConfigError, DEFAULT_CONFIG_PATH, OPTIONAL_BLOCKS } from './load.js';
+export {
+  loadConfigFile,
+  loadReadSideConfigFile,
+  loadCredentialFreeConfigFile,
+  resolveConfig,
+  resolveReadSideConfig,
+  requireApi,
+  ConfigError,
+  DEFAULT_CONFIG_PATH,
+  OPTIONAL_BLOCKS,
+} from './load.js';
 export type { OptionalBlock, ReadSideConfig } from './load.js';
 export { maskConfig, registerConfigSecrets } from './mask.js';
 export { maskUrlCredentials, urlCredentials } from './url-credentials.js';

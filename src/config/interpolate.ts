@@ -11,12 +11,7 @@ const PLACEHOLDER = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
  * NAME. A missing variable is recorded as a problem at the value's path, so the user learns about
  * every missing variable at once.
  */
-export function interpolateEnv(
-  value: unknown,
-  env: Readonly<Record<string, string | undefined>>,
-  problems: ConfigProblem[],
-  path = '',
-): unknown {
+export function interpolateEnv(value: unknown, env: Readonly<Record<string, string | undefined>>, problems: ConfigProblem[], path = ''): unknown {
   if (typeof value === 'string') {
     return value.replace(PLACEHOLDER, (whole, name: string) => {
       const found = env[name];
@@ -69,4 +64,3 @@ export function referencedValues(value: unknown, env: Readonly<Record<string, st
   }
   return found;
 }
-

@@ -28,12 +28,7 @@ export class ConfigError extends EtlError {
 }
 
 /** Validates an already parsed config document: `${ENV}` interpolation, schema, cross-checks. */
-export function resolveConfig(
-  raw: unknown,
-  env: Readonly<Record<string, string | undefined>> = process.env,
-  source = 'config',
-  baseDir?: string,
-): Config {
+export function resolveConfig(raw: unknown, env: Readonly<Record<string, string | undefined>> = process.env, source = 'config', baseDir?: string): Config {
   const problems: ConfigProblem[] = [];
   const interpolated = interpolateEnv(raw, env, problems);
   const parsed = ConfigSchema.safeParse(interpolated);
@@ -63,7 +58,8 @@ export function resolveConfig(
  * names a path shows where it looked.
  */
 function anchorPaths(config: Config, baseDir: string): Config {
-  const receiver = config.receiver.journalDir === undefined ? config.receiver : { ...config.receiver, journalDir: resolve(baseDir, config.receiver.journalDir) };
+  const receiver =
+    config.receiver.journalDir === undefined ? config.receiver : { ...config.receiver, journalDir: resolve(baseDir, config.receiver.journalDir) };
   return {
     ...config,
     warehouse: { ...config.warehouse, path: resolve(baseDir, config.warehouse.path) },
@@ -101,12 +97,20 @@ const strings = (value: unknown): unknown[] => (Array.isArray(value) ? value : [
 /** Checks that need more than one key or a library: streams, endpoint rows, cron expressions, time zone. */
 function crossCheck(config: LenientConfig): ConfigProblem[] {
   const problems: ConfigProblem[] = [];
-  const endpoints = strings(config.endpoints).filter((row): row is { stream: string; path: string; scope: string } =>
-    typeof row === 'object' && row !== null && typeof (row as { stream?: unknown }).stream === 'string' && typeof (row as { path?: unknown }).path === 'string');
+  const endpoints = strings(config.endpoints).filter(
+    (row): row is { stream: string; path: string; scope: string } =>
+      typeof row === 'object' &&
+      row !== null &&
+      typeof (row as { stream?: unknown }).stream === 'string' &&
+      typeof (row as { path?: unknown }).path === 'string',
+  );
   const known = new Set<string>([...BUILTIN_STREAMS, ...endpoints.map((e) => e.stream)]);
   strings(config.sync?.streams).forEach((stream, index) => {
     if (typeof stream === 'string' && !known.has(stream)) {
-      problems.push({ path: `sync.streams[${index}]`, message: `unknown stream "${stream}"${didYouMean(stream, [...known])} (known: ${[...known].join(', ')})` });
+      problems.push({
+        path: `sync.streams[${index}]`,
+        message: `unknown stream "${stream}"${didYouMean(stream, [...known])} (known: ${[...known].join(', ')})`,
+      });
     }
   });
   endpoints.forEach((row, index) => {
@@ -130,7 +134,6 @@ function crossCheck(config: LenientConfig): ConfigProblem[] {
   }
   return problems;
 }
-
 
 /** Reads, interpolates and validates a config file; every problem is reported at once (exit 2). */
 export function loadConfigFile(path: string, env: Readonly<Record<string, string | undefined>> = process.env): Config {
@@ -158,7 +161,12 @@ export function loadReadSideConfigFile(path: string, env: Readonly<Record<string
   return resolveReadSideConfig(readConfigDocument(path), env, resolve(path), configFolder(path));
 }
 
-export function resolveReadSideConfig(raw: unknown, env: Readonly<Record<string, string | undefined>> = process.env, source = 'config', baseDir?: string): ReadSideConfig {
+export function resolveReadSideConfig(
+  raw: unknown,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+  source = 'config',
+  baseDir?: string,
+): ReadSideConfig {
   const { api: _api, receiver: _receiver, schedule: _schedule, ...config } = resolveConfig(withoutKeys(raw, OPTIONAL_BLOCKS), env, source, baseDir);
   return config;
 }
@@ -210,7 +218,11 @@ function readConfigDocument(path: string): unknown {
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw new ConfigError(resolve(path), [{ path: '(root)', message: `is not valid JSON at ${describeJsonSyntaxError(text, error)}` }], 'Fix the JSON at that line and column (no trailing commas, keys in double quotes; comments go in "//" keys).');
+    throw new ConfigError(
+      resolve(path),
+      [{ path: '(root)', message: `is not valid JSON at ${describeJsonSyntaxError(text, error)}` }],
+      'Fix the JSON at that line and column (no trailing commas, keys in double quotes; comments go in "//" keys).',
+    );
   }
 }
 

@@ -81,13 +81,21 @@ export const ConfigSchema = z.strictObject({
       host: z.string().min(1).default('127.0.0.1'),
       port: z.number().int().min(0).max(65535).default(8787),
       authorization: z.string().min(8, 'must be at least 8 characters').optional(),
-      maxBodyBytes: z.number().int().min(1024).max(64 * 1024 * 1024).default(1_048_576),
+      maxBodyBytes: z
+        .number()
+        .int()
+        .min(1024)
+        .max(64 * 1024 * 1024)
+        .default(1_048_576),
       /** Durable journal of accepted events; beside the warehouse by default. */
       journalDir: z.string().min(1).optional(),
       /** Acknowledged events the journal may hold before the warehouse takes them; then 503. */
       maxJournalBytes: z.number().int().min(1_048_576).default(DEFAULT_MAX_JOURNAL_BYTES),
     })
-    .refine((receiver) => receiver.maxJournalBytes > receiver.maxBodyBytes, { path: ['maxJournalBytes'], message: 'must be larger than receiver.maxBodyBytes (one event must fit)' })
+    .refine((receiver) => receiver.maxJournalBytes > receiver.maxBodyBytes, {
+      path: ['maxJournalBytes'],
+      message: 'must be larger than receiver.maxBodyBytes (one event must fit)',
+    })
     .prefault({}),
   /** The live dashboard of `serve` (off unless enabled; `venue-etl dashboard` writes files without it). */
   dashboard: z

@@ -20,7 +20,9 @@ export function starterConfig(values: StarterValues, { comments = true } = {}): 
   const note = (text: string): Record<string, string> => (comments ? { '//': text } : {});
   const keyNote = (key: string, text: string): Record<string, string> => (comments ? { [`//${key}`]: text } : {});
   return {
-    ...note('venue-etl configuration. Keys starting with // are comments; ${NAME} is replaced by the environment variable NAME. config.example.json documents every key. Relative paths are resolved against this file\'s folder.'),
+    ...note(
+      "venue-etl configuration. Keys starting with // are comments; ${NAME} is replaced by the environment variable NAME. config.example.json documents every key. Relative paths are resolved against this file's folder.",
+    ),
     api: {
       ...keyNote('baseUrl', 'Base address of the venue API.'),
       baseUrl: values.baseUrl,

@@ -53,7 +53,15 @@ export async function collectPageData(connection: DuckDBConnection, options: Col
   const monthIndex = new Map(months.map((m, i) => [m, i]));
 
   // Venues in rank order, then any venue that has summaries but no series in the range.
-  const venues: VenueEntry[] = ranking.map((r) => ({ id: r.venue_id, name: r.name, rank: r.rank, detected: r.detected, authenticated: r.authenticated, logins: r.logins, embeds: r.embeds }));
+  const venues: VenueEntry[] = ranking.map((r) => ({
+    id: r.venue_id,
+    name: r.name,
+    rank: r.rank,
+    detected: r.detected,
+    authenticated: r.authenticated,
+    logins: r.logins,
+    embeds: r.embeds,
+  }));
   const venueIndex = new Map(venues.map((v, i) => [v.id, i]));
   const others = new Set([...users, ...methods, ...ratings, ...funnel].map((r) => r.venue_id).filter((id) => !venueIndex.has(id)));
   for (const id of [...others].sort()) {
@@ -65,7 +73,13 @@ export async function collectPageData(connection: DuckDBConnection, options: Col
   // Days without a row stay null: a day the warehouse does not hold is unknown, not 0.
   const perDay = (): Count[][] => Array.from({ length: V }, () => new Array<Count>(days.length).fill(null));
   const daily: Record<DailyMetric, Count[][]> = {
-    detected: perDay(), authenticated: perDay(), logins: perDay(), uniqueLogins: perDay(), confirmedUsers: perDay(), returningUsers: perDay(), embeds: perDay(),
+    detected: perDay(),
+    authenticated: perDay(),
+    logins: perDay(),
+    uniqueLogins: perDay(),
+    confirmedUsers: perDay(),
+    returningUsers: perDay(),
+    embeds: perDay(),
   };
   const place = (metric: DailyMetric, venueId: string, day: string, value: Count): void => {
     const v = venueIndex.get(venueId);

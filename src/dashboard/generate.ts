@@ -36,7 +36,6 @@ export function checkDashboardRequest(request: DashboardRequest): void {
   }
 }
 
-
 function collectOptions(request: DashboardRequest): CollectOptions {
   return {
     from: request.from,
@@ -58,7 +57,12 @@ export async function dashboardPage(connection: Parameters<typeof collectPageDat
 }
 
 /** Reads the warehouse (or with `parquet` its export) and makes the page. */
-export async function buildDashboard(paths: Pick<ReadSideConfig, 'warehouse' | 'parquet'>, parquet: boolean, request: DashboardRequest, options: QuerySourceOptions = {}): Promise<DashboardPage> {
+export async function buildDashboard(
+  paths: Pick<ReadSideConfig, 'warehouse' | 'parquet'>,
+  parquet: boolean,
+  request: DashboardRequest,
+  options: QuerySourceOptions = {},
+): Promise<DashboardPage> {
   checkDashboardRequest(request);
   return withQuerySource(paths, parquet, (source) => dashboardPage(source.connection, request), options);
 }

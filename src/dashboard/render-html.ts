@@ -11,7 +11,10 @@ const CONTENT_SECURITY_POLICY = "default-src 'none'; script-src 'unsafe-inline';
 
 /** JSON that cannot end its <script> element early (`</script>`, `<!--`) whatever the data holds. */
 export function embeddedJson(value: unknown): string {
-  return JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  return JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
 }
 
 function escapeHtml(text: string): string {

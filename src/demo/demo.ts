@@ -81,7 +81,14 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
       '',
       'last 7 days per venue:',
       `  ${'venue'.padEnd(28)} ${'detected'.padStart(9)} ${'authenticated'.padStart(13)} ${'logins'.padStart(7)} ${'ratings'.padStart(7)}`,
-      ...venues.map((v) => `  ${String(names.get(String(v.venue_id)) ?? v.venue_id).slice(0, 28).padEnd(28)} ${String(v.detected).padStart(9)} ${String(v.authenticated).padStart(13)} ${String(v.logins).padStart(7)} ${String(v.ratings).padStart(7)}`),
+      ...venues.map(
+        (v) =>
+          `  ${String(names.get(String(v.venue_id)) ?? v.venue_id)
+            .slice(0, 28)
+            .padEnd(
+              28,
+            )} ${String(v.detected).padStart(9)} ${String(v.authenticated).padStart(13)} ${String(v.logins).padStart(7)} ${String(v.ratings).padStart(7)}`,
+      ),
       '',
       `dashboard: ${dashboard}`,
       '  (one self-contained HTML file: open it in a browser, offline)',

@@ -10,11 +10,13 @@ const LOCK_FILE = '.venue-etl-export.lock';
  * export left half-done is repaired by this one.
  */
 export function acquireExportLock(dir: string): () => void {
-  const lock = acquirePidLock(join(dir, LOCK_FILE), (holder) =>
-    new EtlError('VENUE_EXPORT_BUSY', `another export (PID ${holder}) is writing ${dir}`, {
-      hint: 'wait for it to finish; exports of the same directory cannot run at the same time',
-      details: { dir, pid: holder },
-    }),
+  const lock = acquirePidLock(
+    join(dir, LOCK_FILE),
+    (holder) =>
+      new EtlError('VENUE_EXPORT_BUSY', `another export (PID ${holder}) is writing ${dir}`, {
+        hint: 'wait for it to finish; exports of the same directory cannot run at the same time',
+        details: { dir, pid: holder },
+      }),
   );
   return () => lock.release();
 }

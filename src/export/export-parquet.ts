@@ -77,7 +77,10 @@ export async function exportParquet(options: ExportOptions): Promise<ExportRepor
     const release = acquireExportLock(dir);
     try {
       sweepManifestTemps(dir, options.logger);
-      const source = await openReadConnection(path, { shareWithWriters: options.shareWithWriters ?? false, ...(options.logger ? { logger: options.logger } : {}) });
+      const source = await openReadConnection(path, {
+        shareWithWriters: options.shareWithWriters ?? false,
+        ...(options.logger ? { logger: options.logger } : {}),
+      });
       try {
         const connection = source.connection;
         let manifest = readManifest(dir);
@@ -158,14 +161,28 @@ interface TablePlan {
   readonly toWrite: number;
 }
 
-async function planTable(connection: DuckDBConnection, table: ExportTable, folder: ExportFolder, manifest: Manifest, log: Logger | undefined): Promise<TablePlan> {
+async function planTable(
+  connection: DuckDBConnection,
+  table: ExportTable,
+  folder: ExportFolder,
+  manifest: Manifest,
+  log: Logger | undefined,
+): Promise<TablePlan> {
   const started = performance.now();
   const logger = log?.child({ table: table.name });
   const partitioned = table.partitionBy !== undefined;
   const tableDir = join(folder.dir, table.name);
   const columns = await tableColumns(connection, table.name);
   if (columns.length === 0) {
-    return { table, planMs: performance.now() - started, current: [], disk: { files: new Map(), strays: [], temps: [] }, tableDir, previous: undefined, toWrite: 0 };
+    return {
+      table,
+      planMs: performance.now() - started,
+      current: [],
+      disk: { files: new Map(), strays: [], temps: [] },
+      tableDir,
+      previous: undefined,
+      toWrite: 0,
+    };
   }
   assertSameFolder(folder);
   makeFolderBelow(folder.dir, tableDir);
@@ -273,7 +290,18 @@ async function exportTable(
 }
 
 function emptyReport(table: ExportTable): TableExportReport {
-  return { table: table.name, partitioned: table.partitionBy !== undefined, written: 0, unchanged: 0, removed: 0, rows: 0, rowsWritten: 0, bytes: 0, bytesWritten: 0, seconds: 0 };
+  return {
+    table: table.name,
+    partitioned: table.partitionBy !== undefined,
+    written: 0,
+    unchanged: 0,
+    removed: 0,
+    rows: 0,
+    rowsWritten: 0,
+    bytes: 0,
+    bytesWritten: 0,
+    seconds: 0,
+  };
 }
 
 function aborted(): EtlError {
@@ -282,7 +310,6 @@ function aborted(): EtlError {
   });
 }
 
-const sum = (reports: readonly TableExportReport[], pick: (t: TableExportReport) => number): number =>
-  reports.reduce((total, t) => total + pick(t), 0);
+const sum = (reports: readonly TableExportReport[], pick: (t: TableExportReport) => number): number => reports.reduce((total, t) => total + pick(t), 0);
 
 const round = (seconds: number): number => Math.round(seconds * 1000) / 1000;

@@ -31,11 +31,7 @@ function partitionKey(stream: string, month: string): string {
  * every column. Any changed, added or removed row changes it (a reload stamps run_id and
  * loaded_at), and computing it costs far less than writing the file.
  */
-export async function fingerprintPartitions(
-  connection: DuckDBConnection,
-  table: ExportTable,
-  columns: readonly ColumnInfo[],
-): Promise<PartitionState[]> {
+export async function fingerprintPartitions(connection: DuckDBConnection, table: ExportTable, columns: readonly ColumnInfo[]): Promise<PartitionState[]> {
   const hash = `hash(${columns.map((c) => identifier(c.name)).join(', ')})`;
   if (!table.partitionBy) {
     const reader = await connection.runAndReadAll(

@@ -26,11 +26,18 @@ export function formatExportReport(report: ExportReport): string {
     t.seconds.toFixed(2),
   ]);
   const totals = exportTotals(report);
-  rows.push(['total', String(totals.written), String(totals.unchanged), String(totals.removed), String(totals.rows), String(totals.rowsWritten), formatBytes(totals.bytes), report.seconds.toFixed(2)]);
-  const table = alignedTable(
-    ['table', 'written', 'unchanged', 'removed', 'rows', 'rows written', 'size', 'seconds'],
-    rows,
-    { rightAlign: [false, true, true, true, true, true, true, true] },
-  );
+  rows.push([
+    'total',
+    String(totals.written),
+    String(totals.unchanged),
+    String(totals.removed),
+    String(totals.rows),
+    String(totals.rowsWritten),
+    formatBytes(totals.bytes),
+    report.seconds.toFixed(2),
+  ]);
+  const table = alignedTable(['table', 'written', 'unchanged', 'removed', 'rows', 'rows written', 'size', 'seconds'], rows, {
+    rightAlign: [false, true, true, true, true, true, true, true],
+  });
   return `${table}\nParquet in ${report.dir} (manifest ${report.manifest})\n`;
 }

@@ -36,7 +36,9 @@ function partitionFilter(table: ExportTable, partition: PartitionState): string 
  */
 export function makeFolderBelow(root: string, folder: string): void {
   let current = root;
-  for (const part of relative(root, folder).split(sep).filter((p) => p !== '')) {
+  for (const part of relative(root, folder)
+    .split(sep)
+    .filter((p) => p !== '')) {
     current = join(current, part);
     try {
       mkdirSync(current);

@@ -30,7 +30,12 @@ export interface FetchAccountsResult {
  * (each batch paginated), and the caller's own account. Requests run side by side under the
  * client's throttle; the first failure aborts the others and is the one thrown.
  */
-export async function fetchAccounts(source: DocumentSource, rows: readonly EndpointRow[], ids: Iterable<string>, options: FetchAccountsOptions): Promise<FetchAccountsResult> {
+export async function fetchAccounts(
+  source: DocumentSource,
+  rows: readonly EndpointRow[],
+  ids: Iterable<string>,
+  options: FetchAccountsOptions,
+): Promise<FetchAccountsResult> {
   const requested = uniqueIds(ids);
   const controller = new AbortController();
   const signal = options.signal ? AbortSignal.any([options.signal, controller.signal]) : controller.signal;
@@ -44,7 +49,9 @@ export async function fetchAccounts(source: DocumentSource, rows: readonly Endpo
   };
   const requests = rows.flatMap((row) =>
     pathsOf(row, requested, source.baseUrl, options).map((path) =>
-      fetchResources(source, row, path, { stream: row.stream, pageSize: options.pageSize, signal }).then((found) => ({ row, found }), failFast)));
+      fetchResources(source, row, path, { stream: row.stream, pageSize: options.pageSize, signal }).then((found) => ({ row, found }), failFast),
+    ),
+  );
   // Wait for every request to settle, so none is still running when this function returns.
   await Promise.allSettled(requests);
   if (firstError !== undefined) throw firstError;
@@ -76,7 +83,8 @@ export function accountRows(rows: readonly EndpointRow[], ids: readonly string[]
   const caller = rows.find((candidate) => candidate.caller) ?? row;
   const asked = new Set(ids.map((id) => id.toLowerCase()));
   found.accounts.forEach((resource, index) => {
-    if (!asked.has(idOf(resource).toLowerCase())) throw wrongScope(row.stream, `data[${index}].id`, `is ${resource.id}, which no request asked for (${Object.keys(row.query ?? {}).join(', ')})`);
+    if (!asked.has(idOf(resource).toLowerCase()))
+      throw wrongScope(row.stream, `data[${index}].id`, `is ${resource.id}, which no request asked for (${Object.keys(row.query ?? {}).join(', ')})`);
   });
   const meId = found.me.id;
   const accounts = found.accounts
@@ -91,8 +99,9 @@ function pathsOf(row: EndpointRow, ids: readonly string[], baseUrl: string, opti
   const placeholder = row.resolve?.placeholder;
   if (placeholder === undefined) return [requestPath(row, {}, {}, options.pageSize)];
   const fixedLength = `${baseUrl.replace(/\/+$/, '')}${requestPath(row, { [placeholder]: [] }, {}, options.pageSize)}`.length;
-  return planBatches(ids, options.batchSize, (options.maxUrlLength ?? DEFAULT_MAX_URL_LENGTH) - fixedLength)
-    .map((batch) => requestPath(row, { [placeholder]: batch }, {}, options.pageSize));
+  return planBatches(ids, options.batchSize, (options.maxUrlLength ?? DEFAULT_MAX_URL_LENGTH) - fixedLength).map((batch) =>
+    requestPath(row, { [placeholder]: batch }, {}, options.pageSize),
+  );
 }
 
 function onlyResource(found: readonly FoundResource[]): ResourceLike {

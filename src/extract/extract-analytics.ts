@@ -1,8 +1,17 @@
 import type { EndpointRow } from '../catalogue/index.js';
 import { dateToMs, DAY_MS } from '../calendar/index.js';
 import {
-  appendSeries, appendSummary, checkResource, checkScope, emptySeries, emptySummaries, incompleteAnswer,
-  type DriftReporter, type SeriesColumns, type SummaryColumns, type SummaryKeys,
+  appendSeries,
+  appendSummary,
+  checkResource,
+  checkScope,
+  emptySeries,
+  emptySummaries,
+  incompleteAnswer,
+  type DriftReporter,
+  type SeriesColumns,
+  type SummaryColumns,
+  type SummaryKeys,
 } from '../normalize/index.js';
 import { requestsOf, type PlannedRequest, type Slice } from '../plan/index.js';
 import type { DocumentSource } from './document-source.js';
@@ -70,5 +79,9 @@ export async function extractAnalytics(slice: Slice, context: ExtractContext): P
 
 function resourcesOf(endpoint: EndpointRow, slice: Slice, request: PlannedRequest, context: ExtractContext): Promise<FoundResource[]> {
   const path = requestPath(endpoint, placeholderValues(endpoint, slice.scopeId), request, context.pageSize);
-  return fetchResources(context.source, endpoint, path, { stream: slice.stream, pageSize: context.pageSize, ...(context.signal ? { signal: context.signal } : {}) });
+  return fetchResources(context.source, endpoint, path, {
+    stream: slice.stream,
+    pageSize: context.pageSize,
+    ...(context.signal ? { signal: context.signal } : {}),
+  });
 }

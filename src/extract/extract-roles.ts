@@ -8,6 +8,10 @@ import { placeholderValues, requestPath } from './requests.js';
 export async function extractRoles(slice: Slice, context: ExtractContext): Promise<RoleSnapshotRow[]> {
   const row = slice.endpoint;
   const path = requestPath(row, placeholderValues(row, slice.scopeId), {}, context.pageSize);
-  const found = await fetchResources(context.source, row, path, { stream: slice.stream, pageSize: context.pageSize, ...(context.signal ? { signal: context.signal } : {}) });
+  const found = await fetchResources(context.source, row, path, {
+    stream: slice.stream,
+    pageSize: context.pageSize,
+    ...(context.signal ? { signal: context.signal } : {}),
+  });
   return found.map(({ where, resource }) => roleFromResource(row, resource, slice.scopeId, where, context.drift));
 }

@@ -23,7 +23,12 @@ export function alignedTable(headers: readonly string[], rows: readonly (readonl
   const { width, rightAlign = [] } = layout;
   if (width === undefined) {
     const max = layout.maxCellWidth ?? 80;
-    return renderColumns(headers.map((h) => cut(h, max)), body.map((row) => row.map((value) => cut(value, max))), naturalWidths(headers, body), rightAlign);
+    return renderColumns(
+      headers.map((h) => cut(h, max)),
+      body.map((row) => row.map((value) => cut(value, max))),
+      naturalWidths(headers, body),
+      rightAlign,
+    );
   }
   const widths = fitWidths(naturalWidths(headers, body), width);
   return widths ? renderColumns(headers, body, widths, rightAlign) : renderBlocks(headers, body, width);

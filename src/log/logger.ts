@@ -9,10 +9,21 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 
 // Key names that hold secrets, in the casings they come in (pino's redact is case-sensitive).
 const REDACT_PATHS = [
-  'token', 'authorization', 'Authorization', 'password',
-  '*.token', '*.authorization', '*.Authorization', '*.password',
-  'headers.authorization', 'headers.Authorization', 'req.headers.authorization',
-  'api.token', 'receiver.authorization', 'config.api.token', 'config.receiver.authorization',
+  'token',
+  'authorization',
+  'Authorization',
+  'password',
+  '*.token',
+  '*.authorization',
+  '*.Authorization',
+  '*.password',
+  'headers.authorization',
+  'headers.Authorization',
+  'req.headers.authorization',
+  'api.token',
+  'receiver.authorization',
+  'config.api.token',
+  'config.receiver.authorization',
 ];
 
 export interface LoggerOptions {
@@ -39,7 +50,12 @@ export function createLogger(options: LoggerOptions = {}): Logger {
 }
 
 const LEVEL_NAMES: Record<number, string> = {
-  10: 'TRACE', 20: 'DEBUG', 30: 'INFO', 40: 'WARN', 50: 'ERROR', 60: 'FATAL',
+  10: 'TRACE',
+  20: 'DEBUG',
+  30: 'INFO',
+  40: 'WARN',
+  50: 'ERROR',
+  60: 'FATAL',
 };
 
 /** Turns pino's NDJSON into `12:00:01 INFO message key=value` for people at a terminal. */

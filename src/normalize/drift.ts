@@ -15,6 +15,9 @@ export class DriftReporter {
     if (this.seen.has(key)) return;
     this.seen.add(key);
     this.unknown.push({ stream, attribute });
-    this.logger?.warn({ stream, resourceType, attribute }, 'schema drift: the API sent an attribute venue-etl does not know; it is ignored, known attributes are loaded');
+    this.logger?.warn(
+      { stream, resourceType, attribute },
+      'schema drift: the API sent an attribute venue-etl does not know; it is ignored, known attributes are loaded',
+    );
   }
 }

@@ -83,7 +83,11 @@ export function appendSeries(
     const path = `${where}.attributes.${metric}`;
     const grain = readSeries(endpoint, metric, series, path);
     if (window.grain !== undefined && grain !== window.grain) {
-      throw wrongGrain(endpoint.stream, path, `has ${grain === 'day' ? 'daily' : 'hourly'} points where ${window.grain === 'day' ? 'daily' : 'hourly'} ones were asked for (${msToDate(window.startMs)}..${msToDate(window.endMs - DAY_MS)})`);
+      throw wrongGrain(
+        endpoint.stream,
+        path,
+        `has ${grain === 'day' ? 'daily' : 'hourly'} points where ${window.grain === 'day' ? 'daily' : 'hourly'} ones were asked for (${msToDate(window.startMs)}..${msToDate(window.endMs - DAY_MS)})`,
+      );
     }
     const result = placeInWindow(endpoint.stream, series, grain, window, path);
     outsideWindow += result.outside;
@@ -144,7 +148,13 @@ function readSeries(endpoint: EndpointRow, metric: string, series: readonly unkn
 }
 
 /** Files each point in its day or hour of the window; every one must be filled exactly once. */
-function placeInWindow(stream: string, series: readonly unknown[], grain: Granularity, window: SeriesWindow, path: string): { slotCount: number; outside: number } {
+function placeInWindow(
+  stream: string,
+  series: readonly unknown[],
+  grain: Granularity,
+  window: SeriesWindow,
+  path: string,
+): { slotCount: number; outside: number } {
   const step = grain === 'day' ? DAY_MS : HOUR_MS;
   const slotCount = Math.round((window.endMs - window.startMs) / step);
   reserve(0, slotCount);
@@ -156,7 +166,8 @@ function placeInWindow(stream: string, series: readonly unknown[], grain: Granul
     if (ts < window.startMs || ts >= window.endMs) {
       // An hourly answer is one day's 24 hours: an hour of another day means the answer is not
       // the day asked for (a shifted or mislabelled day), so nothing of it is trusted.
-      if (window.grain === 'hour') throw wrongGrain(stream, `${path}[${i}][0]`, `is outside the requested day ${msToDate(window.startMs)} (UTC): ${stampOf(series, i)}`);
+      if (window.grain === 'hour')
+        throw wrongGrain(stream, `${path}[${i}][0]`, `is outside the requested day ${msToDate(window.startMs)} (UTC): ${stampOf(series, i)}`);
       outside += 1;
       continue;
     }
@@ -173,7 +184,11 @@ function placeInWindow(stream: string, series: readonly unknown[], grain: Granul
     const b = values[i]!;
     if (a === b || (Number.isNaN(a) && Number.isNaN(b))) continue;
     const at = grain === 'day' ? `the day ${msToDate(ts)}` : `the hour ${new Date(ts).toISOString()}`;
-    throw contradictoryValues(stream, `${path}[${i}]`, `repeats ${at} of [${first - 1}] (${stampOf(series, first - 1)} then ${stampOf(series, i)}) with another value: ${show(a)} then ${show(b)}`);
+    throw contradictoryValues(
+      stream,
+      `${path}[${i}]`,
+      `repeats ${at} of [${first - 1}] (${stampOf(series, first - 1)} then ${stampOf(series, i)}) with another value: ${show(a)} then ${show(b)}`,
+    );
   }
   if (filled < slotCount) throw incompleteAnswer(stream, path, missingText(grain, window, slotCount, filled, series.length));
   return { slotCount, outside };

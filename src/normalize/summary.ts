@@ -41,7 +41,8 @@ export function appendSummary(
     if (problem !== undefined) throw badValue(endpoint.stream, path, problem);
     push(endpoint.stream, out, keys, period, metric, value, path);
   }
-  for (const pairs of endpoint.pairMetrics ?? []) appendPairs(endpoint.stream, pairs, attributes[pairs.attribute], period, out, keys, `${where}.attributes.${pairs.attribute}`);
+  for (const pairs of endpoint.pairMetrics ?? [])
+    appendPairs(endpoint.stream, pairs, attributes[pairs.attribute], period, out, keys, `${where}.attributes.${pairs.attribute}`);
   return out.metric.length - before;
 }
 
@@ -79,7 +80,11 @@ function push(stream: string, out: SummaryColumns, keys: SummaryKeys, period: Su
   if (keys.has(key)) {
     const earlier = keys.get(key);
     if (earlier === value) return;
-    throw contradictoryValues(stream, path, `is a second value for ${metric} of ${period.periodStart}..${period.periodEnd}: ${String(earlier)} then ${String(value)}`);
+    throw contradictoryValues(
+      stream,
+      path,
+      `is a second value for ${metric} of ${period.periodStart}..${period.periodEnd}: ${String(earlier)} then ${String(value)}`,
+    );
   }
   keys.set(key, value);
   out.venueId.push(period.venueId);

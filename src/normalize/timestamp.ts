@@ -47,9 +47,21 @@ export function parseTimestampMs(text: string): number {
     const offsetMinutes = digits(text, 23, 2);
     const sign = text.charCodeAt(19);
     if (
-      year >= 0 && month >= 1 && month <= 12 && day >= 1 && hour >= 0 && hour <= 23 &&
-      minute >= 0 && minute <= 59 && second >= 0 && second <= 59 && offsetHours >= 0 && offsetMinutes >= 0 &&
-      (sign === 43 /* + */ || sign === 45 /* - */) && text.charCodeAt(4) === 45 && text.charCodeAt(7) === 45
+      year >= 0 &&
+      month >= 1 &&
+      month <= 12 &&
+      day >= 1 &&
+      hour >= 0 &&
+      hour <= 23 &&
+      minute >= 0 &&
+      minute <= 59 &&
+      second >= 0 &&
+      second <= 59 &&
+      offsetHours >= 0 &&
+      offsetMinutes >= 0 &&
+      (sign === 43 /* + */ || sign === 45) /* - */ &&
+      text.charCodeAt(4) === 45 &&
+      text.charCodeAt(7) === 45
     ) {
       // 2026-02-31 is not a date (Date.UTC would roll it over into March).
       if (day > (month === 2 && isLeapYear(year) ? 29 : DAYS_IN_MONTH[month - 1]!)) return Number.NaN;

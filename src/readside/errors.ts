@@ -25,10 +25,14 @@ export function writeRefused(statement: string, index: number, count: number, ca
 
 /** A COMMIT or ROLLBACK in the text ended the read-only transaction before more statements. */
 export function transactionEnded(index: number, count: number): EtlError {
-  return new EtlError('VENUE_SQL_READ_ONLY', `venue-etl sql is read-only: statement ${index + 1} of ${count} would run after the text ended its read-only transaction`, {
-    hint: `${READ_ONLY_HINT}; leave out COMMIT, ROLLBACK and BEGIN`,
-    details: { statement: index + 1 },
-  });
+  return new EtlError(
+    'VENUE_SQL_READ_ONLY',
+    `venue-etl sql is read-only: statement ${index + 1} of ${count} would run after the text ended its read-only transaction`,
+    {
+      hint: `${READ_ONLY_HINT}; leave out COMMIT, ROLLBACK and BEGIN`,
+      details: { statement: index + 1 },
+    },
+  );
 }
 
 export function parquetMissing(dir: string): EtlError {

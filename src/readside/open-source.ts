@@ -14,7 +14,12 @@ export function openQuerySource(config: QuerySourcePaths, parquet: boolean, opti
 }
 
 /** Runs `work` on a source and always closes it (releasing the file lock). */
-export async function withQuerySource<T>(config: QuerySourcePaths, parquet: boolean, work: (source: QuerySource) => Promise<T>, options: QuerySourceOptions = {}): Promise<T> {
+export async function withQuerySource<T>(
+  config: QuerySourcePaths,
+  parquet: boolean,
+  work: (source: QuerySource) => Promise<T>,
+  options: QuerySourceOptions = {},
+): Promise<T> {
   const source = await openQuerySource(config, parquet, options);
   try {
     return await work(source);

@@ -113,7 +113,5 @@ export function textValue(value: DuckDBValue, type?: DuckDBType): string | null 
 
 /** Numbers are right-aligned in the text table. */
 export function isNumericType(type: DuckDBType): boolean {
-  return /^(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT|UTINYINT|USMALLINT|UINTEGER|UBIGINT|UHUGEINT|FLOAT|DOUBLE|DECIMAL)/.test(
-    type.toString(),
-  );
+  return /^(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT|UTINYINT|USMALLINT|UINTEGER|UBIGINT|UHUGEINT|FLOAT|DOUBLE|DECIMAL)/.test(type.toString());
 }

@@ -19,8 +19,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 const text = (value: string): string => `'${value.replace(/'/g, "''")}'`;
-const list = (values: readonly string[] | undefined): string =>
-  values === undefined ? 'NULL::VARCHAR[]' : `[${values.map(text).join(', ')}]::VARCHAR[]`;
+const list = (values: readonly string[] | undefined): string => (values === undefined ? 'NULL::VARCHAR[]' : `[${values.map(text).join(', ')}]::VARCHAR[]`);
 
 /**
  * The `SET VARIABLE` statements a person would type in the DuckDB CLI before running the file.
@@ -50,7 +49,10 @@ export function checkSqlParams(params: SqlParams): void {
     if (!UUID.test(venue)) throw new UsageError(`--venues takes venue ids (UUIDs), got "${venue}"`);
   }
   if (params.tz !== undefined && !isTimeZone(params.tz)) {
-    throw new UsageError(`--tz takes an IANA time zone, got "${params.tz}"`, 'e.g. --tz Europe/Berlin or --tz America/New_York (timestamps stay UTC in the warehouse)');
+    throw new UsageError(
+      `--tz takes an IANA time zone, got "${params.tz}"`,
+      'e.g. --tz Europe/Berlin or --tz America/New_York (timestamps stay UTC in the warehouse)',
+    );
   }
   if (params.from !== undefined && params.to !== undefined && params.from > params.to) {
     throw new UsageError(`--from ${params.from} is after --to ${params.to}`);

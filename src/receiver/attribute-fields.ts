@@ -28,4 +28,3 @@ export const VENUE_FIELDS: readonly AttributeField<EventVenue>[] = [
   { column: 'country', read: (v) => v.country },
   { column: 'created_at', read: (v) => (v['created-at'] === undefined ? undefined : normalizeInstant(v['created-at'])) },
 ];
-

@@ -50,11 +50,7 @@ export function newestAttributes<S>(
 }
 
 /** Applies a batch's newest values over what is stored (undefined: the entity is new). */
-export function mergeAttributes(
-  stored: AttributeState | undefined,
-  incoming: AttributeState,
-  columns: readonly string[],
-): AttributeMerge {
+export function mergeAttributes(stored: AttributeState | undefined, incoming: AttributeState, columns: readonly string[]): AttributeMerge {
   const values: Record<string, AttributeValue> = {};
   const versions: Record<string, string> = { ...stored?.versions };
   let valuesChanged = stored === undefined;

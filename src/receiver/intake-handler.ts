@@ -95,9 +95,10 @@ export function createIntakeHandler(options: IntakeOptions): (request: IncomingM
       await options.append(read.body, Date.now());
     } catch (error) {
       const reason = codeOf(error) ?? 'journal_unavailable';
-      const [code, message] = reason === 'VENUE_RECEIVER_JOURNAL_FULL'
-        ? ['journal_full', 'too many events wait for the warehouse; retry later']
-        : ['unavailable', 'the event could not be stored durably; retry later'];
+      const [code, message] =
+        reason === 'VENUE_RECEIVER_JOURNAL_FULL'
+          ? ['journal_full', 'too many events wait for the warehouse; retry later']
+          : ['unavailable', 'the event could not be stored durably; retry later'];
       return refusal(503, code, message, { bytes, eventId, reason, headers: { 'retry-after': String(RETRY_AFTER_SECONDS) } });
     }
     options.onAccepted?.();
@@ -116,8 +117,20 @@ export function createIntakeHandler(options: IntakeOptions): (request: IncomingM
         // keep-alive connection would hold a stopping server open until it times out.
         const close: Record<string, string> = answer.unread || options.isClosing?.() ? { connection: 'close' } : {};
         sendJson(response, answer.status, answer.body, { ...answer.headers, ...close });
-        const entry = { method: request.method, path, status: answer.status, ms: Math.round((performance.now() - started) * 10) / 10, bytes: answer.bytes, eventId: answer.eventId, reason: answer.reason };
-        if (answer.status === 503) options.logger.warn(entry, answer.reason === 'VENUE_RECEIVER_JOURNAL_FULL' ? 'event not accepted: journal full' : 'event not accepted: journal unavailable');
+        const entry = {
+          method: request.method,
+          path,
+          status: answer.status,
+          ms: Math.round((performance.now() - started) * 10) / 10,
+          bytes: answer.bytes,
+          eventId: answer.eventId,
+          reason: answer.reason,
+        };
+        if (answer.status === 503)
+          options.logger.warn(
+            entry,
+            answer.reason === 'VENUE_RECEIVER_JOURNAL_FULL' ? 'event not accepted: journal full' : 'event not accepted: journal unavailable',
+          );
         else if (answer.status >= 400) options.logger.info(entry, 'event request refused');
         else options.logger.debug(entry, 'event accepted');
       })

@@ -200,7 +200,10 @@ export class JournalWriter {
       await handle.datasync();
       return;
     } catch (error) {
-      this.logger?.error({ err: error, segment: name, validBytes: this.size }, 'cannot cut the refused tail off the journal segment; renaming it with its valid length');
+      this.logger?.error(
+        { err: error, segment: name, validBytes: this.size },
+        'cannot cut the refused tail off the journal segment; renaming it with its valid length',
+      );
     }
     await this.abandonSegment();
     this.name = undefined;
@@ -209,7 +212,10 @@ export class JournalWriter {
       await rename(join(this.dir, name), join(this.dir, cut));
       await fsyncDir(this.dir);
     } catch (error) {
-      this.logger?.error({ err: error, segment: name, validBytes: this.size }, `the journal segment may hold bytes of refused requests after byte ${this.size}; rename it to ${cut} before the next merge`);
+      this.logger?.error(
+        { err: error, segment: name, validBytes: this.size },
+        `the journal segment may hold bytes of refused requests after byte ${this.size}; rename it to ${cut} before the next merge`,
+      );
     }
   }
 
@@ -226,7 +232,9 @@ export class JournalWriter {
     } catch (error) {
       await handle.close().catch(() => undefined);
       // A segment without its header holds nothing: left behind, a full disk would collect one per refused request.
-      await unlink(path).catch((cause: unknown) => this.logger?.warn({ err: cause, segment: name }, 'cannot remove a journal segment that could not be started'));
+      await unlink(path).catch((cause: unknown) =>
+        this.logger?.warn({ err: cause, segment: name }, 'cannot remove a journal segment that could not be started'),
+      );
       throw error;
     }
     this.handle = handle;
@@ -246,7 +254,10 @@ export class JournalWriter {
 async function journalBytes(dir: string): Promise<number> {
   let total = 0;
   for (const name of await listSegments(dir)) {
-    total += await stat(join(dir, name)).then((s) => s.size, () => 0);
+    total += await stat(join(dir, name)).then(
+      (s) => s.size,
+      () => 0,
+    );
   }
   return total;
 }

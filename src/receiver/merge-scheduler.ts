@@ -86,9 +86,12 @@ export class MergeScheduler {
 
   private schedule(): void {
     if (this.stopped || this.options.intervalMs <= 0) return;
-    this.timer = setTimeout(() => {
-      void (this.dirty && !this.running ? this.runOnce() : Promise.resolve()).finally(() => this.schedule());
-    }, Math.max(this.options.intervalMs, IDLE_FACTOR * this.lastCycleMs));
+    this.timer = setTimeout(
+      () => {
+        void (this.dirty && !this.running ? this.runOnce() : Promise.resolve()).finally(() => this.schedule());
+      },
+      Math.max(this.options.intervalMs, IDLE_FACTOR * this.lastCycleMs),
+    );
     this.timer.unref();
   }
 

@@ -1,9 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 
-export type BodyRead =
-  | { readonly kind: 'body'; readonly body: Buffer }
-  | { readonly kind: 'too-large' }
-  | { readonly kind: 'aborted' };
+export type BodyRead = { readonly kind: 'body'; readonly body: Buffer } | { readonly kind: 'too-large' } | { readonly kind: 'aborted' };
 
 /**
  * Reads the request body, giving up as soon as it passes `maxBytes`: a declared

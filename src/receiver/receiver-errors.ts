@@ -23,8 +23,12 @@ export function journalLocked(dir: string, pid: number): EtlError {
 
 /** The journal holds `receiver.maxJournalBytes` of events the warehouse has not taken yet. */
 export function journalFull(unmergedBytes: number, maxBytes: number): EtlError {
-  return new EtlError('VENUE_RECEIVER_JOURNAL_FULL', `the event journal holds ${unmergedBytes} bytes not merged into the warehouse yet (receiver.maxJournalBytes: ${maxBytes})`, {
-    hint: 'the warehouse has been locked or failing for long: free it, or run `venue-etl merge-events`; senders get 503 with Retry-After meanwhile and nothing acknowledged is dropped',
-    details: { unmergedBytes, maxBytes },
-  });
+  return new EtlError(
+    'VENUE_RECEIVER_JOURNAL_FULL',
+    `the event journal holds ${unmergedBytes} bytes not merged into the warehouse yet (receiver.maxJournalBytes: ${maxBytes})`,
+    {
+      hint: 'the warehouse has been locked or failing for long: free it, or run `venue-etl merge-events`; senders get 503 with Retry-After meanwhile and nothing acknowledged is dropped',
+      details: { unmergedBytes, maxBytes },
+    },
+  );
 }

@@ -159,15 +159,26 @@ export async function startReceiver(options: StartReceiverOptions): Promise<Runn
 }
 
 /** The stop's merge; what it cannot finish is said once, at warn, with where it will go. */
-async function mergeBeforeClose(scheduler: MergeScheduler, journal: JournalWriter, timeoutMs: number, hurry: AbortSignal | undefined, logger: Logger): Promise<void> {
+async function mergeBeforeClose(
+  scheduler: MergeScheduler,
+  journal: JournalWriter,
+  timeoutMs: number,
+  hurry: AbortSignal | undefined,
+  logger: Logger,
+): Promise<void> {
   const result = await scheduler.finalMerge(timeoutMs, hurry);
   if (result.status === 'merged') {
     logger.info({ records: result.records, inserted: result.inserted, durationMs: result.durationMs }, 'journal merged before stopping');
     return;
   }
-  const why = result.status === 'locked' ? 'the warehouse stayed locked by another process'
-    : result.status === 'stopped' ? (hurry?.aborted ? 'a second signal cut the merge short' : `the merge took longer than ${timeoutMs} ms`)
-      : 'the merge failed';
+  const why =
+    result.status === 'locked'
+      ? 'the warehouse stayed locked by another process'
+      : result.status === 'stopped'
+        ? hurry?.aborted
+          ? 'a second signal cut the merge short'
+          : `the merge took longer than ${timeoutMs} ms`
+        : 'the merge failed';
   logger.warn(
     { status: result.status, merged: result.records, unmergedBytes: journal.unmergedBytes, err: result.error },
     `acknowledged events left in the journal at stop (${why}); they are merged at the next start, or by \`venue-etl merge-events\``,

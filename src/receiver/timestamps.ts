@@ -6,8 +6,7 @@ import { isCalendarDate } from '../calendar/index.js';
  * instants are parsed here: the microseconds order events exactly, and the normalized UTC
  * text casts to TIMESTAMPTZ without depending on the session time zone.
  */
-const INSTANT =
-  /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?([Zz]|[+-]\d{2}(?::?\d{2})?)?)?$/;
+const INSTANT = /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?([Zz]|[+-]\d{2}(?::?\d{2})?)?)?$/;
 
 export interface Instant {
   /** Milliseconds since 1970-01-01T00:00:00Z. */

@@ -7,9 +7,7 @@ export interface FieldProblem {
   readonly message: string;
 }
 
-export type EventValidation =
-  | { readonly ok: true; readonly event: UpsertEventBody }
-  | { readonly ok: false; readonly problems: readonly FieldProblem[] };
+export type EventValidation = { readonly ok: true; readonly event: UpsertEventBody } | { readonly ok: false; readonly problems: readonly FieldProblem[] };
 
 const AGREEMENTS_PATH = ['data', 'user-venue-agreements'];
 

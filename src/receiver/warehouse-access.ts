@@ -28,19 +28,20 @@ const unserialized: RunExclusive = (section) => section();
  * the process's other writers (a `serve` process whose jobs open the same file).
  */
 export function openForEachMerge(path: string, open: OpenWarehouseForMerge, runExclusive: RunExclusive = unserialized): WarehouseAccess {
-  return (use) => runExclusive(async () => {
-    const warehouse = await open(path);
-    try {
-      const result = await use(warehouse);
-      // Closing the last handle checkpoints the WAL into the file synchronously, stalling the
-      // event loop (and every sender waiting for an answer) for hundreds of milliseconds; an
-      // explicit CHECKPOINT runs on DuckDB's threads and leaves close() nothing to do.
-      await warehouse.query('CHECKPOINT').catch(() => undefined);
-      return result;
-    } finally {
-      await warehouse.close();
-    }
-  });
+  return (use) =>
+    runExclusive(async () => {
+      const warehouse = await open(path);
+      try {
+        const result = await use(warehouse);
+        // Closing the last handle checkpoints the WAL into the file synchronously, stalling the
+        // event loop (and every sender waiting for an answer) for hundreds of milliseconds; an
+        // explicit CHECKPOINT runs on DuckDB's threads and leaves close() nothing to do.
+        await warehouse.query('CHECKPOINT').catch(() => undefined);
+        return result;
+      } finally {
+        await warehouse.close();
+      }
+    });
 }
 
 /**

@@ -46,8 +46,10 @@ export interface BackfillPlan {
 /** Validates the arguments and plans every slice; touches nothing. */
 export function planBackfillRun(config: Config, options: BackfillOptions): BackfillPlan {
   const today = todayUtc(options.now ?? machineNow());
-  if (options.from > options.to) throw new UsageError(`--from ${options.from} is after --to ${options.to}`, 'swap them: --from is the first day, --to the last');
-  if (options.to > today) throw new UsageError(`--to ${options.to} is in the future (today is ${today} UTC)`, 'the API has no data for future days; use yesterday or earlier');
+  if (options.from > options.to)
+    throw new UsageError(`--from ${options.from} is after --to ${options.to}`, 'swap them: --from is the first day, --to the last');
+  if (options.to > today)
+    throw new UsageError(`--to ${options.to} is in the future (today is ${today} UTC)`, 'the API has no data for future days; use yesterday or earlier');
   const catalogue = buildCatalogue(config.endpoints);
   const wide = resolveScope(config, catalogue, 'windowed', options.streams, options.venues);
   // --grain hour: the history streams only (a summary has no hours).
@@ -59,13 +61,19 @@ export function planBackfillRun(config: Config, options: BackfillOptions): Backf
   // historyGrains joins the parameters only when it is not the day alone, so the id of a backfill
   // planned before hours existed (and its progress) stays the same.
   const params = {
-    from: options.from, to: options.to, streams: [...scope.streams].sort(), venues: [...scope.venues].sort(), windowDays, grains: [...grains].sort(),
+    from: options.from,
+    to: options.to,
+    streams: [...scope.streams].sort(),
+    venues: [...scope.venues].sort(),
+    windowDays,
+    grains: [...grains].sort(),
     ...(hourly.length === 1 && hourly[0] === 'day' ? {} : { historyGrains: [...hourly] }),
   };
   const backfillId = createHash('sha256').update(JSON.stringify(params)).digest('hex').slice(0, 16);
   // One line per stream key: the hour grain of a history stream is its own line (`<stream>@hour`).
   const keys = scope.streams.flatMap((stream) =>
-    catalogue.endpointFor(stream).kind === 'series' ? hourly.map((grain) => streamKey(stream, grain === 'hour' ? 'hour' : undefined)) : [stream]);
+    catalogue.endpointFor(stream).kind === 'series' ? hourly.map((grain) => streamKey(stream, grain === 'hour' ? 'hour' : undefined)) : [stream],
+  );
   const byStream = keys.map((key) => {
     const own = chains.filter((c) => streamKey(c.stream, c.slices[0]?.grain) === key);
     return { stream: key, slices: own.reduce((n, c) => n + c.slices.length, 0), requests: plannedRequests(own) };
@@ -82,20 +90,23 @@ export type BackfillResult =
  * Re-extracts a date range. Progress is kept per slice in the warehouse: re-running the same
  * command continues with the slices not done yet; a finished backfill is a no-op unless --force.
  */
-export async function runBackfill(
-  config: Config,
-  logger: Logger,
-  options: BackfillOptions,
-): Promise<BackfillResult> {
+export async function runBackfill(config: Config, logger: Logger, options: BackfillOptions): Promise<BackfillResult> {
   const plan = planBackfillRun(config, options);
   const client = clientFor(config, logger);
   try {
     const clock = await checkAccess(client, plan.catalogue, () => options.now ?? machineNow(), options.signal);
     const warnings = reportClock(logger, clock);
     if (options.to > clock.today) {
-      throw new UsageError(`--to ${options.to} is in the future at the API (its date is ${clock.today} UTC)`, 'the machine\'s clock is ahead of the API\'s: set it right, or pass an earlier --to');
+      throw new UsageError(
+        `--to ${options.to} is in the future at the API (its date is ${clock.today} UTC)`,
+        "the machine's clock is ahead of the API's: set it right, or pass an earlier --to",
+      );
     }
-    const warehouse = await openWarehouseWhenFree(config.warehouse.path, { waitMs: LOCK_WAIT_MS, logger, ...(options.signal ? { signal: options.signal } : {}) });
+    const warehouse = await openWarehouseWhenFree(config.warehouse.path, {
+      waitMs: LOCK_WAIT_MS,
+      logger,
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
     try {
       if (options.force) await warehouse.resetBackfill(plan.backfillId);
       const state = await warehouse.openBackfill('backfill', plan.params, { backfillId: plan.backfillId });
@@ -107,18 +118,27 @@ export async function runBackfill(
         .map((chain) => ({ ...chain, slices: chain.slices.filter((slice) => !state.doneSliceKeys.has(slice.key)) }))
         .filter((chain) => chain.slices.length > 0);
       const skipping = plan.slices - chains.reduce((n, c) => n + c.slices.length, 0);
-      if (skipping > 0) logger.info({ backfillId: plan.backfillId, done: skipping, remaining: plan.slices - skipping }, 'resuming an interrupted backfill: slices already done are skipped');
+      if (skipping > 0)
+        logger.info(
+          { backfillId: plan.backfillId, done: skipping, remaining: plan.slices - skipping },
+          'resuming an interrupted backfill: slices already done are skipped',
+        );
       // With no cursor yet, the nightly sync would start at its start date: a backfill reaching
       // back to it may set the cursor, so the nightly job does not pull the same days again.
       const baseline = addDays(config.sync.startDate ?? addDays(clock.lastCompleteDay, 1 - DEFAULT_HISTORY_DAYS), -1);
       const result = await executeRun({
-        job: 'backfill', config, catalogue: plan.catalogue, logger, client, warehouse, chains,
+        job: 'backfill',
+        config,
+        catalogue: plan.catalogue,
+        logger,
+        client,
+        warehouse,
+        chains,
         // A cursor says its data is complete: a backfill reaching today loads it, but extends
         // the cursor only up to the run's last complete day, so the nightly sync reads today
         // again once it is over.
-        cursorFor: (slice: Slice) => (isSnapshot(slice)
-          ? { mode: 'advance', date: cursorDate(slice, clock) }
-          : { mode: 'extend', date: cursorDate(slice, clock), baseline }),
+        cursorFor: (slice: Slice) =>
+          isSnapshot(slice) ? { mode: 'advance', date: cursorDate(slice, clock) } : { mode: 'extend', date: cursorDate(slice, clock), baseline },
         backfillFor: (slice: Slice) => ({ backfillId: plan.backfillId, sliceKey: slice.key }),
         detail: { backfillId: plan.backfillId, ...plan.params, resumedSkipping: skipping, clock: clockDetail(clock) },
         warnings,

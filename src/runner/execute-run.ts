@@ -127,7 +127,13 @@ async function runStarted(input: RunInput, runId: string, started: number, reque
     onCommitted: (commit, rowsWritten) => tally.written(commit.stream, rowsWritten),
   });
   const context = {
-    catalogue: input.catalogue, client, warehouse, committer, drift, logger: log, runId,
+    catalogue: input.catalogue,
+    client,
+    warehouse,
+    committer,
+    drift,
+    logger: log,
+    runId,
     extracting: <T>(requests: number, work: () => Promise<T>) => extracting.run(requests, work),
     pageSize: config.api.pageSize,
     accountsBatchSize: config.api.accountsBatchSize,
@@ -158,7 +164,9 @@ async function runStarted(input: RunInput, runId: string, started: number, reque
       log.error({ stream, scopeId: slice.scopeId, windowFrom: slice.windowFrom, windowTo: slice.windowTo, code }, message);
       await warehouse
         .recordSyncErrors(runId, [{ stream, scopeId: slice.scopeId, windowFrom: slice.windowFrom, windowTo: slice.windowTo, errorCode: code, message }])
-        .catch((recording: unknown) => log.error({ err: recording, stream: slice.stream, scopeId: slice.scopeId }, 'could not record the failed slice in sync_errors'));
+        .catch((recording: unknown) =>
+          log.error({ err: recording, stream: slice.stream, scopeId: slice.scopeId }, 'could not record the failed slice in sync_errors'),
+        );
     },
   };
   // A second signal: slices waiting for their group's commit are dropped (they run next time).
@@ -182,7 +190,10 @@ async function runStarted(input: RunInput, runId: string, started: number, reque
   try {
     first = await runChains(others, options);
     await committer.drain();
-    second = first.fatal === undefined && !first.interrupted ? await runChains(resolving, options) : { done: 0, failed: 0, skipped: resolving.reduce((n, c) => n + c.slices.length, 0), rows: 0, interrupted: first.interrupted };
+    second =
+      first.fatal === undefined && !first.interrupted
+        ? await runChains(resolving, options)
+        : { done: 0, failed: 0, skipped: resolving.reduce((n, c) => n + c.slices.length, 0), rows: 0, interrupted: first.interrupted };
     await committer.drain();
   } finally {
     progress.stop();
@@ -201,12 +212,15 @@ async function runStarted(input: RunInput, runId: string, started: number, reque
   const fatalText = fatal === undefined ? undefined : scrubSecrets(formatError(fatal));
   const streams = tally.summaries();
   await warehouse.finishRun(runId, {
-    status, requests, retries,
+    status,
+    requests,
+    retries,
     rowsWritten: committer.rowsWritten,
     // The slice that met a fatal error counts among the failed ones.
     errors: failed,
     detail: {
-      pid: process.pid, ...input.detail,
+      pid: process.pid,
+      ...input.detail,
       slices,
       streams,
       ...(interrupted ? { interrupted: true, interruption } : {}),
@@ -216,12 +230,15 @@ async function runStarted(input: RunInput, runId: string, started: number, reque
   });
   client.logSummary(log);
   return {
-    runId, status, exitCode: exitCodeOf(status),
+    runId,
+    status,
+    exitCode: exitCodeOf(status),
     slices,
     streams,
     rowsExtracted: first.rows + second.rows,
     rowsWritten: committer.rowsWritten,
-    requests, retries,
+    requests,
+    retries,
     durationMs: Date.now() - started,
     interrupted,
     ...(interruption ? { interruption } : {}),

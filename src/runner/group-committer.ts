@@ -49,7 +49,11 @@ export class GroupCommitter {
   private abandoned = false;
   private written = 0;
 
-  constructor(private readonly sink: CommitSink, private readonly runId: string, options: GroupCommitterOptions = {}) {
+  constructor(
+    private readonly sink: CommitSink,
+    private readonly runId: string,
+    options: GroupCommitterOptions = {},
+  ) {
     this.maxRows = options.maxRows ?? 200_000;
     this.maxDelayMs = options.maxDelayMs ?? 200;
     this.moreComing = options.moreComing ?? (() => true);
@@ -124,7 +128,10 @@ export class GroupCommitter {
     this.waiting = [];
     for (const resolve of waiting) resolve();
     try {
-      const { rowsWritten, rowsBySlice } = await this.sink.commitSlices(this.runId, batch.map((p) => p.commit));
+      const { rowsWritten, rowsBySlice } = await this.sink.commitSlices(
+        this.runId,
+        batch.map((p) => p.commit),
+      );
       this.written += rowsWritten;
       for (const [index, pending] of batch.entries()) this.onCommitted(pending.commit, rowsBySlice?.[index] ?? 0);
       for (const pending of batch) pending.resolve(pending.rows);

@@ -67,9 +67,17 @@ export class ProgressReporter {
       const columns = typeof tty.columns === 'number' && tty.columns > 0 ? tty.columns : FALLBACK_COLUMNS;
       tty.write(`\r${progressLine(this.options.label, s, rate, remaining, columns - 1, this.options.unit)}\x1b[K`);
     } else {
-      const counts = this.options.unit === undefined ? { slicesDone: s.slicesDone, slicesTotal: s.slicesTotal } : { done: s.slicesDone, total: s.slicesTotal, unit: this.options.unit };
+      const counts =
+        this.options.unit === undefined
+          ? { slicesDone: s.slicesDone, slicesTotal: s.slicesTotal }
+          : { done: s.slicesDone, total: s.slicesTotal, unit: this.options.unit };
       this.options.logger.info(
-        { ...counts, rows: s.rows, ...(rate === undefined ? {} : { requestsPerSecond: Number(rate.toFixed(1)) }), etaSeconds: remaining === undefined ? null : Math.round(remaining) },
+        {
+          ...counts,
+          rows: s.rows,
+          ...(rate === undefined ? {} : { requestsPerSecond: Number(rate.toFixed(1)) }),
+          etaSeconds: remaining === undefined ? null : Math.round(remaining),
+        },
         `${this.options.label} progress`,
       );
     }
@@ -88,7 +96,14 @@ const MAX_BAR = 40;
  * the rows, then the ETA are left out before the bar shrinks below 10. Without a rate
  * (`export [###.......] 40/132 files  …`) that field is never shown.
  */
-export function progressLine(label: string, s: ProgressSnapshot, rate: number | undefined, remainingSeconds: number | undefined, width: number, unit = 'slices'): string {
+export function progressLine(
+  label: string,
+  s: ProgressSnapshot,
+  rate: number | undefined,
+  remainingSeconds: number | undefined,
+  width: number,
+  unit = 'slices',
+): string {
   const fields = {
     rows: `${s.rows} rows`,
     rate: rate === undefined ? undefined : `${rate.toFixed(1)} req/s`,
@@ -96,7 +111,10 @@ export function progressLine(label: string, s: ProgressSnapshot, rate: number | 
   };
   const dropOrder: readonly (keyof typeof fields)[][] = [[], ['rate'], ['rate', 'rows'], ['rate', 'rows', 'eta']];
   for (const [attempt, dropped] of dropOrder.entries()) {
-    const shown = [`${s.slicesDone}/${s.slicesTotal} ${unit}`, ...(['rows', 'rate', 'eta'] as const).filter((key) => !dropped.includes(key)).flatMap((key) => fields[key] ?? [])];
+    const shown = [
+      `${s.slicesDone}/${s.slicesTotal} ${unit}`,
+      ...(['rows', 'rate', 'eta'] as const).filter((key) => !dropped.includes(key)).flatMap((key) => fields[key] ?? []),
+    ];
     const text = shown.join('  ');
     const room = width - label.length - text.length - 4; // "label [" and "] "
     if (room >= MIN_BAR || attempt === dropOrder.length - 1) {

@@ -47,9 +47,10 @@ export function runClock(machine: Date, apiDateHeader: string | undefined): RunC
   const skewMs = machine.getTime() - apiMs;
   const clock = { machine, api, skewMs, today, lastCompleteDay };
   if (Math.abs(skewMs) <= CLOCK_SKEW_WARN_MS) return clock;
-  const consequence = skewMs > 0
-    ? `days up to ${lastCompleteDay} (the API's yesterday) are loaded, not up to the machine's yesterday`
-    : `days up to ${lastCompleteDay} (the machine's yesterday) are loaded; the next run with a right clock loads the rest`;
+  const consequence =
+    skewMs > 0
+      ? `days up to ${lastCompleteDay} (the API's yesterday) are loaded, not up to the machine's yesterday`
+      : `days up to ${lastCompleteDay} (the machine's yesterday) are loaded; the next run with a right clock loads the rest`;
   return {
     ...clock,
     warning: {

@@ -28,7 +28,10 @@ export function resolveScope(config: Config, catalogue: Catalogue, set: StreamSe
   const chosen = venues ?? config.scope.venues;
   const outside = chosen.filter((venue) => !inScope.has(venue.toLowerCase()));
   if (outside.length > 0) {
-    throw new UsageError(`venue${outside.length > 1 ? 's' : ''} not in scope.venues: ${outside.join(', ')}`, 'add them to scope.venues in the config, or check the ids');
+    throw new UsageError(
+      `venue${outside.length > 1 ? 's' : ''} not in scope.venues: ${outside.join(', ')}`,
+      'add them to scope.venues in the config, or check the ids',
+    );
   }
   return { streams: [...new Set(selected)], venues: [...new Set(chosen)], projects: config.scope.projects };
 }

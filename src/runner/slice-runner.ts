@@ -42,7 +42,14 @@ export async function runSlice(slice: Slice, ctx: SliceRunnerContext): Promise<n
     const snapshot = await ctx.extracting(1, () => extractSnapshot(slice, ctx));
     const cursor = ctx.cursorFor(slice);
     await ctx.committer.submit(
-      { stream: slice.stream, scopeId: slice.scopeId, windowFrom: slice.windowFrom, windowTo: slice.windowTo, ...snapshot.commit, ...(cursor ? { cursor } : {}) },
+      {
+        stream: slice.stream,
+        scopeId: slice.scopeId,
+        windowFrom: slice.windowFrom,
+        windowTo: slice.windowTo,
+        ...snapshot.commit,
+        ...(cursor ? { cursor } : {}),
+      },
       snapshot.rows,
     );
     return snapshot.rows;
@@ -52,7 +59,10 @@ export async function runSlice(slice: Slice, ctx: SliceRunnerContext): Promise<n
     return extractAnalytics(slice, extractContext(ctx));
   });
   if (extracted.outsideWindow > 0) {
-    ctx.logger.warn({ stream: slice.stream, scopeId: slice.scopeId, points: extracted.outsideWindow }, 'the API sent points outside the requested window; they were not loaded');
+    ctx.logger.warn(
+      { stream: slice.stream, scopeId: slice.scopeId, points: extracted.outsideWindow },
+      'the API sent points outside the requested window; they were not loaded',
+    );
   }
   const cursor = ctx.cursorFor(slice);
   const backfill = ctx.backfillFor(slice);
@@ -62,9 +72,17 @@ export async function runSlice(slice: Slice, ctx: SliceRunnerContext): Promise<n
       scopeId: slice.scopeId,
       windowFrom: slice.windowFrom,
       windowTo: slice.windowTo,
-      ...(extracted.series ? { series: extracted.series, ...(slice.grain === 'hour' ? { seriesGrain: 'hour' as const, cursorStream: streamKey(slice.stream, slice.grain) } : {}) } : {}),
+      ...(extracted.series
+        ? { series: extracted.series, ...(slice.grain === 'hour' ? { seriesGrain: 'hour' as const, cursorStream: streamKey(slice.stream, slice.grain) } : {}) }
+        : {}),
       ...(extracted.summaries
-        ? { summaries: { rows: extracted.summaries, grain: slice.grain === 'month' ? 'month' : 'day', ownsSingleDayPeriods: slice.grain === 'month' && !ctx.dayGrainConfigured } }
+        ? {
+            summaries: {
+              rows: extracted.summaries,
+              grain: slice.grain === 'month' ? 'month' : 'day',
+              ownsSingleDayPeriods: slice.grain === 'month' && !ctx.dayGrainConfigured,
+            },
+          }
         : {}),
       ...(cursor ? { cursor } : {}),
       ...(backfill ? { backfill } : {}),
@@ -90,9 +108,16 @@ async function extractSnapshot(slice: Slice, ctx: SliceRunnerContext): Promise<S
   if (endpoint.kind === 'accounts') {
     const rows = ctx.catalogue.rowsOf(slice.stream);
     const ids = await resolvedIds(rows.find((row) => row.resolve)?.resolve, ctx.warehouse);
-    const found = await fetchAccounts(ctx.client, rows, ids, { batchSize: ctx.accountsBatchSize, pageSize: ctx.pageSize, ...(ctx.signal ? { signal: ctx.signal } : {}) });
+    const found = await fetchAccounts(ctx.client, rows, ids, {
+      batchSize: ctx.accountsBatchSize,
+      pageSize: ctx.pageSize,
+      ...(ctx.signal ? { signal: ctx.signal } : {}),
+    });
     if (found.missingIds.length > 0) {
-      ctx.logger.warn({ stream: slice.stream, missing: found.missingIds.length, sample: found.missingIds.slice(0, 5) }, 'accounts referenced by roles were not returned by the API (deleted, or not visible to this token)');
+      ctx.logger.warn(
+        { stream: slice.stream, missing: found.missingIds.length, sample: found.missingIds.slice(0, 5) },
+        'accounts referenced by roles were not returned by the API (deleted, or not visible to this token)',
+      );
     }
     const accounts = accountRows(rows, ids, found, ctx.drift);
     return { commit: { accounts: { rows: accounts, at: ctx.at } }, rows: accounts.length };

@@ -30,7 +30,11 @@ export class StreamTally {
   private readonly streams = new Map<string, Tally>();
   private readonly requestsBefore = new Map<string, { requests: number; retries: number }>();
 
-  constructor(chains: readonly Chain[], private readonly byStream: ReadonlyMap<string, RequestCounts>, private readonly now: () => number = () => Date.now()) {
+  constructor(
+    chains: readonly Chain[],
+    private readonly byStream: ReadonlyMap<string, RequestCounts>,
+    private readonly now: () => number = () => Date.now(),
+  ) {
     for (const chain of chains) this.of(chain.stream).planned += chain.slices.length;
     // The client may have called for a stream before the run (the access check): only this run's calls count.
     for (const [stream, counts] of byStream) this.requestsBefore.set(stream, { requests: counts.requests, retries: counts.retries });

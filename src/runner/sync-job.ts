@@ -44,31 +44,40 @@ export const DEFAULT_HISTORY_DAYS = 30;
  * yesterday (the API's clock is its `Date` header), so a machine clock ahead never loads a day
  * that has not ended at the API as complete.
  */
-export async function runSync(
-  config: Config,
-  logger: Logger,
-  options: SyncOptions = {},
-): Promise<RunResult> {
+export async function runSync(config: Config, logger: Logger, options: SyncOptions = {}): Promise<RunResult> {
   const catalogue = buildCatalogue(config.endpoints);
   const scope = resolveScope(config, catalogue, 'all', options.streams, options.venues);
   const now = (): Date => options.now ?? machineNow();
   const machineToday = todayUtc(now());
-  if (options.until !== undefined && options.until > machineToday) throw new UsageError(`--until ${options.until} is in the future (today is ${machineToday} UTC)`);
+  if (options.until !== undefined && options.until > machineToday)
+    throw new UsageError(`--until ${options.until} is in the future (today is ${machineToday} UTC)`);
   const client = clientFor(config, logger);
   try {
     const clock = await checkAccess(client, catalogue, now, options.signal);
     const warnings = reportClock(logger, clock);
     if (options.until !== undefined && options.until > clock.today) {
-      throw new UsageError(`--until ${options.until} is in the future at the API (its date is ${clock.today} UTC)`, 'the machine\'s clock is ahead of the API\'s: set it right, or pass an earlier --until');
+      throw new UsageError(
+        `--until ${options.until} is in the future at the API (its date is ${clock.today} UTC)`,
+        "the machine's clock is ahead of the API's: set it right, or pass an earlier --until",
+      );
     }
     const until = options.until ?? clock.lastCompleteDay;
     const startDate = config.sync.startDate ?? addDays(until, 1 - DEFAULT_HISTORY_DAYS);
-    const warehouse: Warehouse = await openWarehouseWhenFree(config.warehouse.path, { waitMs: LOCK_WAIT_MS, logger, ...(options.signal ? { signal: options.signal } : {}) });
+    const warehouse: Warehouse = await openWarehouseWhenFree(config.warehouse.path, {
+      waitMs: LOCK_WAIT_MS,
+      logger,
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
     try {
       const cursors = new Map((await warehouse.readCursors()).map((c) => [cursorKey(c.stream, c.scopeId), c.cursorDate]));
       const grains = summaryGrains(config);
       const chains = planSync({
-        catalogue, ...scope, cursors, startDate, until, today: clock.today,
+        catalogue,
+        ...scope,
+        cursors,
+        startDate,
+        until,
+        today: clock.today,
         lookbackDays: config.sync.lookbackDays,
         windowDays: config.sync.windowDays,
         grains,
@@ -76,7 +85,12 @@ export async function runSync(
       });
       return await executeRun({
         job: options.job ?? 'sync',
-        config, catalogue, logger, client, warehouse, chains,
+        config,
+        catalogue,
+        logger,
+        client,
+        warehouse,
+        chains,
         cursorFor: (slice: Slice) => ({ mode: 'advance' as const, date: cursorDate(slice, clock) }),
         detail: { until, streams: scope.streams, venues: scope.venues.length, clock: clockDetail(clock) },
         warnings,

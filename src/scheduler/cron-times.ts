@@ -29,7 +29,10 @@ export class CronTimes {
   /** node-cron's matcher of the expression's fields, in UTC (never started). */
   private readonly matcher: ScheduledTask;
 
-  constructor(readonly expression: string, readonly zone: string) {
+  constructor(
+    readonly expression: string,
+    readonly zone: string,
+  ) {
     const fields = cron.parse(expression);
     const ascending = (values: readonly number[]): number[] => [...values].sort((a, b) => a - b);
     this.seconds = ascending(fields.second);

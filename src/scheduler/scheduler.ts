@@ -13,7 +13,12 @@ export interface JobStatus {
   readonly running: boolean;
   readonly runs: number;
   readonly skippedOverlaps: number;
-  readonly lastRun: { readonly startedAt: string; readonly finishedAt?: string; readonly status: JobOutcome['status'] | 'running'; readonly summary: string } | null;
+  readonly lastRun: {
+    readonly startedAt: string;
+    readonly finishedAt?: string;
+    readonly status: JobOutcome['status'] | 'running';
+    readonly summary: string;
+  } | null;
 }
 
 /** Serializes everything that writes the warehouse: DuckDB has one writer, and jobs share it. */

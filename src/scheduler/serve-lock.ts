@@ -11,10 +11,12 @@ import { acquirePidLock, type PidLock } from '../infra/pid-lock.js';
 export function acquireServeLock(warehousePath: string): PidLock {
   const path = `${warehousePath}.serve.pid`;
   mkdirSync(dirname(path), { recursive: true });
-  return acquirePidLock(path, (pid) =>
-    new EtlError('VENUE_SERVE_RUNNING', `venue-etl serve is already running for ${warehousePath} (PID ${pid})`, {
-      hint: `stop it first (kill ${pid}), or point this one at another warehouse.path`,
-      details: { pid },
-    }),
+  return acquirePidLock(
+    path,
+    (pid) =>
+      new EtlError('VENUE_SERVE_RUNNING', `venue-etl serve is already running for ${warehousePath} (PID ${pid})`, {
+        hint: `stop it first (kill ${pid}), or point this one at another warehouse.path`,
+        details: { pid },
+      }),
   );
 }

@@ -44,7 +44,9 @@ export async function startServe(config: Config, jobs: readonly JobDefinition[],
   const schedules = resolveSchedules(config, jobs);
   requireApi(config);
   if (config.receiver.enabled && config.receiver.authorization === undefined) {
-    throw new ConfigError('config', [{ path: 'receiver.authorization', message: 'is required when receiver.enabled is true (the complete Authorization header value the platform sends)' }]);
+    throw new ConfigError('config', [
+      { path: 'receiver.authorization', message: 'is required when receiver.enabled is true (the complete Authorization header value the platform sends)' },
+    ]);
   }
   checkDashboardAddress(config);
   const lock = acquireServeLock(config.warehouse.path);
@@ -103,7 +105,8 @@ export async function startServe(config: Config, jobs: readonly JobDefinition[],
     async stop(options = {}) {
       const { hurry } = options;
       logger.info('stopping: no new jobs; the running job commits what is in flight, the journal is merged');
-      const hurried = (): void => logger.warn({ reason: String(hurry?.reason) }, 'stopping now: not waiting for commits or the merge any more (runs are still recorded)');
+      const hurried = (): void =>
+        logger.warn({ reason: String(hurry?.reason) }, 'stopping now: not waiting for commits or the merge any more (runs are still recorded)');
       hurry?.addEventListener('abort', hurried, { once: true });
       try {
         await scheduler.stop(options);
@@ -125,6 +128,8 @@ export async function startServe(config: Config, jobs: readonly JobDefinition[],
 function checkDashboardAddress(config: Config): void {
   if (!config.dashboard.enabled || !config.receiver.enabled || config.dashboard.port === 0) return;
   if (config.dashboard.port === config.receiver.port) {
-    throw new ConfigError('config', [{ path: 'dashboard.port', message: `must differ from receiver.port (${config.receiver.port}): the receiver's port is the one the platform reaches` }]);
+    throw new ConfigError('config', [
+      { path: 'dashboard.port', message: `must differ from receiver.port (${config.receiver.port}): the receiver's port is the one the platform reaches` },
+    ]);
   }
 }

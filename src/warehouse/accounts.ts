@@ -78,12 +78,7 @@ function changed(stored: StoredAccount, row: AccountRow): boolean {
  * (first_seen_at = at); changed attributes are updated (run_id = the run that changed them);
  * every account given gets last_seen_at = at; first_seen_at is never touched again.
  */
-export async function upsertAccounts(
-  session: Session,
-  rows: readonly AccountRow[],
-  runId: string,
-  at: Date,
-): Promise<AccountsOutcome> {
+export async function upsertAccounts(session: Session, rows: readonly AccountRow[], runId: string, at: Date): Promise<AccountsOutcome> {
   const byId = new Map<string, AccountRow>();
   for (const row of rows) {
     const id = row.accountId.toLowerCase();
@@ -100,9 +95,7 @@ export async function upsertAccounts(
   let unchanged = 0;
   if ([...byId.values()].some((row) => row.isMe === true)) {
     // One `me`: the token may now belong to another account.
-    await session.run(sql('warehouse/accounts-clear-me.sql'), [
-      JSON.stringify([...byId].filter(([, row]) => row.isMe === true).map(([id]) => id)),
-    ]);
+    await session.run(sql('warehouse/accounts-clear-me.sql'), [JSON.stringify([...byId].filter(([, row]) => row.isMe === true).map(([id]) => id))]);
   }
   for (const [id, row] of byId) {
     const a = attributes(row);

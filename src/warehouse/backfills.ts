@@ -42,7 +42,9 @@ function canonicalJson(value: unknown): string {
  * finds its progress again. Callers normalize what should not matter (order of venues…).
  */
 export function backfillId(command: string, params: unknown): string {
-  const digest = createHash('sha256').update(`${command}\n${canonicalJson(params)}`).digest('hex');
+  const digest = createHash('sha256')
+    .update(`${command}\n${canonicalJson(params)}`)
+    .digest('hex');
   return `bf-${digest.slice(0, 20)}`;
 }
 
@@ -56,12 +58,7 @@ export function backfillSliceKey(stream: string, scopeId: string, windowFrom: st
  * state says what an earlier run of the same command did: its done slices are skipped on
  * resume; a finished backfill is left as it is (resetBackfill starts it over).
  */
-export async function openBackfill(
-  session: Session,
-  command: string,
-  params: unknown,
-  id: string = backfillId(command, params),
-): Promise<BackfillState> {
+export async function openBackfill(session: Session, command: string, params: unknown, id: string = backfillId(command, params)): Promise<BackfillState> {
   const existing = await session.all<{ status: string }>(sql('warehouse/backfill-status.sql'), [id]);
   if (existing.length === 0) {
     await session.run(sql('warehouse/backfill-insert.sql'), [id, command, canonicalJson(params ?? {})]);
@@ -114,7 +111,10 @@ async function stageSlices(
 /** Records the planned slices as pending (already known slices keep their state). */
 export async function planBackfillSlices(session: Session, id: string, slices: readonly BackfillSlicePlan[]): Promise<void> {
   if (slices.length === 0) return;
-  await stageSlices(session, slices.map((slice) => ({ ...slice, backfillId: id, rowsWritten: null })));
+  await stageSlices(
+    session,
+    slices.map((slice) => ({ ...slice, backfillId: id, rowsWritten: null })),
+  );
   await session.run(sql('warehouse/backfill-slices-plan.sql'));
 }
 

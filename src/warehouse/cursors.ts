@@ -65,11 +65,7 @@ export function moveCursor(start: string | undefined, requests: readonly CursorM
  * Applies the cursor moves of a commit inside its transaction; writes only cursors that
  * moved (an unmoved cursor keeps its updated_at and run_id). Returns how many moved.
  */
-export async function applyCursorMoves(
-  session: Session,
-  runId: string,
-  requests: readonly CursorMoveRequest[],
-): Promise<number> {
+export async function applyCursorMoves(session: Session, runId: string, requests: readonly CursorMoveRequest[]): Promise<number> {
   if (requests.length === 0) return 0;
   const byKey = new Map<string, CursorMoveRequest[]>();
   for (const request of requests) {
@@ -80,9 +76,7 @@ export async function applyCursorMoves(
   }
   const streams = [...new Set(requests.map((request) => request.stream))];
   const current = new Map<string, string>();
-  const rows = await session.all<{ stream: string; scope_id: string; cursor_date: string }>(sql('warehouse/cursors-of-streams.sql'), [
-    JSON.stringify(streams),
-  ]);
+  const rows = await session.all<{ stream: string; scope_id: string; cursor_date: string }>(sql('warehouse/cursors-of-streams.sql'), [JSON.stringify(streams)]);
   for (const row of rows) current.set(JSON.stringify([row.stream, row.scope_id]), row.cursor_date);
   const moved: [string, string, string][] = [];
   for (const [key, list] of byKey) {

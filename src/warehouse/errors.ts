@@ -31,14 +31,10 @@ export function warehouseMissing(path: string): EtlError {
 }
 
 export function warehouseTooNew(path: string, fileVersion: number, knownVersion: number): EtlError {
-  return new EtlError(
-    'VENUE_WAREHOUSE_TOO_NEW',
-    `the warehouse ${path} has schema version ${fileVersion}, newer than this venue-etl knows (${knownVersion})`,
-    {
-      hint: 'a newer venue-etl wrote this file: upgrade venue-etl, or point warehouse.path at another file',
-      details: { path, fileVersion, knownVersion },
-    },
-  );
+  return new EtlError('VENUE_WAREHOUSE_TOO_NEW', `the warehouse ${path} has schema version ${fileVersion}, newer than this venue-etl knows (${knownVersion})`, {
+    hint: 'a newer venue-etl wrote this file: upgrade venue-etl, or point warehouse.path at another file',
+    details: { path, fileVersion, knownVersion },
+  });
 }
 
 export function warehouseOpenFailed(path: string, cause: unknown): EtlError {

@@ -28,7 +28,10 @@ export async function openWarehouseWhenFree(path: string, options: OpenWhenFreeO
       const locked = isEtlError(error) && error.code === 'VENUE_WAREHOUSE_LOCKED';
       if (!locked || Date.now() + pause > deadline || options.signal?.aborted) throw error;
       if (!told) {
-        options.logger?.info({ path, holder: (error as { details?: { pid?: number } }).details?.pid }, `the warehouse is in use by another process; waiting up to ${Math.round(options.waitMs / 1000)}s for it`);
+        options.logger?.info(
+          { path, holder: (error as { details?: { pid?: number } }).details?.pid },
+          `the warehouse is in use by another process; waiting up to ${Math.round(options.waitMs / 1000)}s for it`,
+        );
         told = true;
       }
       await delay(pause, undefined, options.signal ? { signal: options.signal } : {}).catch(() => undefined);

@@ -84,7 +84,10 @@ async function acquireWhenFree(path: string, absolutePath: string, options: Read
       const locked = warehouseLocked(path, error);
       if (Date.now() + pause > deadline) throw locked;
       if (!told) {
-        options.logger?.info({ path, holder: locked.details.pid }, `${locked.message}; waiting up to ${Math.round((options.waitMs ?? READ_WAIT_MS) / 1000)}s for it`);
+        options.logger?.info(
+          { path, holder: locked.details.pid },
+          `${locked.message}; waiting up to ${Math.round((options.waitMs ?? READ_WAIT_MS) / 1000)}s for it`,
+        );
         told = true;
       }
       await delay(pause);

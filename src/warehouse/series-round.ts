@@ -25,12 +25,7 @@ async function stageSeries(session: Session, slices: readonly [number, SliceComm
   const windowSlice: number[] = [];
   const metricIds = { hour: new Map<string, number>(), day: new Map<string, number>() };
   const windows = await connection.createAppender('stage_series_windows', 'main', 'temp');
-  const stager = new NumericStager(await connection.createAppender('stage_series', 'main', 'temp'), [
-    INTEGER,
-    INTEGER,
-    DOUBLE,
-    DOUBLE,
-  ]);
+  const stager = new NumericStager(await connection.createAppender('stage_series', 'main', 'temp'), [INTEGER, INTEGER, DOUBLE, DOUBLE]);
   // Last timestamp per metric id within the current slice: strictly increasing per metric
   // proves the slice has no duplicate keys without a GROUP BY over the whole batch.
   const lastTs: number[] = [];
@@ -50,7 +45,8 @@ async function stageSeries(session: Session, slices: readonly [number, SliceComm
       windows.appendVarchar(new Date(fromMs).toISOString());
       windows.appendVarchar(new Date(toMs).toISOString());
       const windowGrain = commit.seriesGrain ?? 'day';
-      if (windowGrain !== 'day' && windowGrain !== 'hour') throw invalidBatch(`series grain must be 'hour' or 'day', got ${String(windowGrain)}`, { stream: commit.stream });
+      if (windowGrain !== 'day' && windowGrain !== 'hour')
+        throw invalidBatch(`series grain must be 'hour' or 'day', got ${String(windowGrain)}`, { stream: commit.stream });
       windows.appendVarchar(windowGrain);
       windows.endRow();
 
@@ -131,11 +127,7 @@ async function refuseContradictions(session: Session): Promise<void> {
 }
 
 /** Replaces the series windows of one round whose rows changed; see series-changed-windows.sql. */
-export async function replaceSeriesRound(
-  session: Session,
-  runId: string,
-  slices: readonly [number, SliceCommit][],
-): Promise<RoundOutcome> {
+export async function replaceSeriesRound(session: Session, runId: string, slices: readonly [number, SliceCommit][]): Promise<RoundOutcome> {
   await session.run(sql('warehouse/series-staging.sql'));
   const staged = await stageSeries(session, slices);
   if (!staged.provablyUnique) await refuseContradictions(session);

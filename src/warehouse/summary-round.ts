@@ -34,23 +34,14 @@ function dayCounter(): (date: string) => number {
   };
 }
 
-async function stageSummaries(
-  session: Session,
-  slices: readonly [number, SliceCommit][],
-): Promise<{ windowSlice: number[]; rowsOutsideWindow: number }> {
+async function stageSummaries(session: Session, slices: readonly [number, SliceCommit][]): Promise<{ windowSlice: number[]; rowsOutsideWindow: number }> {
   const connection = session.connection;
   const windowSlice: number[] = [];
   const metricIds = new Map<string, number>();
   const startDay = dayCounter();
   const endDay = dayCounter();
   const windows = await connection.createAppender('stage_summary_windows', 'main', 'temp');
-  const stager = new NumericStager(await connection.createAppender('stage_summaries', 'main', 'temp'), [
-    INTEGER,
-    INTEGER,
-    INTEGER,
-    INTEGER,
-    DOUBLE,
-  ]);
+  const stager = new NumericStager(await connection.createAppender('stage_summaries', 'main', 'temp'), [INTEGER, INTEGER, INTEGER, INTEGER, DOUBLE]);
   let outside = 0;
   try {
     for (const [sliceIndex, commit] of slices) {
@@ -127,11 +118,7 @@ async function refuseContradictions(session: Session): Promise<void> {
 }
 
 /** Replaces the summary windows of one round whose rows changed; see summary-changed-windows.sql. */
-export async function replaceSummaryRound(
-  session: Session,
-  runId: string,
-  slices: readonly [number, SliceCommit][],
-): Promise<RoundOutcome> {
+export async function replaceSummaryRound(session: Session, runId: string, slices: readonly [number, SliceCommit][]): Promise<RoundOutcome> {
   await session.run(sql('warehouse/summary-staging.sql'));
   const staged = await stageSummaries(session, slices);
   // Summary batches are small (one row per metric and period): always check for duplicates.

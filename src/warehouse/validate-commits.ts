@@ -36,10 +36,7 @@ export function validateCommits(commits: readonly SliceCommit[]): void {
       // The window replaced is (scopeId, stream): rows filed under another venue or stream
       // would sit outside it and be duplicated by the next load of the window.
       if (series.venueId !== commit.scopeId || series.stream !== commit.stream) {
-        throw invalidBatch(
-          `series rows of ${series.stream}/${series.venueId} handed in a slice of ${commit.stream}/${commit.scopeId}`,
-          at,
-        );
+        throw invalidBatch(`series rows of ${series.stream}/${series.venueId} handed in a slice of ${commit.stream}/${commit.scopeId}`, at);
       }
       if (!sameLength([series.metric, series.granularity, series.tsMs, series.value])) {
         throw invalidBatch('series columns have different lengths', at);

@@ -14,15 +14,7 @@ import { readSyncErrors, recordSyncErrors, type SyncErrorRecord, type SyncErrorR
 import { currentRoleAccountIds } from './roles.js';
 import { planReset, resetIn, type ResetCounts, type ResetSelection } from './reset.js';
 import { eventMergeSession, forgetJournalSegment, type EventMergeSession } from './event-merge.js';
-import {
-  doneSliceKeys,
-  finishBackfill,
-  openBackfill,
-  planBackfillSlices,
-  resetBackfill,
-  type BackfillSlicePlan,
-  type BackfillState,
-} from './backfills.js';
+import { doneSliceKeys, finishBackfill, openBackfill, planBackfillSlices, resetBackfill, type BackfillSlicePlan, type BackfillState } from './backfills.js';
 
 export interface OpenBackfillOptions {
   /** Defaults to backfillId(command, params). */

@@ -1,7 +1,20 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ApiErrorCode, isListDocument } from '../../src/api/index.js';
-import { captureLog, delay, expectApiError, listDocument, rejectionOf, resource, sendJson, serverPerTest, singleDocument, testClient, TOKEN, type Handler } from './helpers.js';
+import {
+  captureLog,
+  delay,
+  expectApiError,
+  listDocument,
+  rejectionOf,
+  resource,
+  sendJson,
+  serverPerTest,
+  singleDocument,
+  testClient,
+  TOKEN,
+  type Handler,
+} from './helpers.js';
 
 const serve = serverPerTest();
 
@@ -132,7 +145,14 @@ describe('logging and stats', () => {
     await client.getDocument('/analytics/x/?from=2026-01-01', { stream: 'venue-users-summary' });
     const requests = log.lines().filter((line) => line.msg === 'api request');
     expect(requests).toEqual([
-      expect.objectContaining({ method: 'GET', url: '/analytics/x/?from=2026-01-01', status: 500, attempt: 1, stream: 'venue-users-summary', ms: expect.any(Number) }),
+      expect.objectContaining({
+        method: 'GET',
+        url: '/analytics/x/?from=2026-01-01',
+        status: 500,
+        attempt: 1,
+        stream: 'venue-users-summary',
+        ms: expect.any(Number),
+      }),
       expect.objectContaining({ status: 200, attempt: 2 }),
     ]);
     expect(log.text()).not.toMatch(/authorization|user-agent/i);

@@ -117,7 +117,11 @@ export function captureLog(level: pino.LevelWithSilent = 'debug'): CapturedLog {
   return {
     logger,
     text,
-    lines: () => text().split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>),
+    lines: () =>
+      text()
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as Record<string, unknown>),
   };
 }
 

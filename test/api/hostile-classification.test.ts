@@ -25,7 +25,11 @@ interface Case {
 const CASES: readonly Case[] = [
   { name: 'a body over the limit', handler: () => (_req, res) => void streamBody(res, 8 * MiB), code: ApiErrorCode.tooLarge },
   { name: 'a gzip bomb', handler: () => (_req, res) => sendEncoded(res, gzipBomb(8 * MiB), 'gzip'), code: ApiErrorCode.tooLarge },
-  { name: 'an encoding not asked for (br)', handler: () => (_req, res) => sendEncoded(res, brotliCompressSync(documentBytes), 'br'), code: ApiErrorCode.contentEncoding },
+  {
+    name: 'an encoding not asked for (br)',
+    handler: () => (_req, res) => sendEncoded(res, brotliCompressSync(documentBytes), 'br'),
+    code: ApiErrorCode.contentEncoding,
+  },
   { name: 'unlabelled gzip', handler: () => (_req, res) => sendEncoded(res, gzipSync(documentBytes), undefined), code: ApiErrorCode.contentEncoding },
   {
     name: 'a corrupt gzip stream (transient)',
@@ -34,11 +38,16 @@ const CASES: readonly Case[] = [
     lastCode: ApiErrorCode.badBody,
   },
   { name: 'a redirect without Location', handler: () => (_req, res) => res.writeHead(302).end(), code: ApiErrorCode.redirect },
-  { name: 'a redirect to another origin', handler: (_origin, foreign) => (_req, res) => res.writeHead(301, { location: `${foreign}/x/` }).end(), code: ApiErrorCode.redirect },
+  {
+    name: 'a redirect to another origin',
+    handler: (_origin, foreign) => (_req, res) => res.writeHead(301, { location: `${foreign}/x/` }).end(),
+    code: ApiErrorCode.redirect,
+  },
   {
     name: 'a looping links.next',
     list: true,
-    handler: (origin) => (_req, res, index) => sendJson(res, 200, listDocument([resource('a')], { next: `${origin()}/l/?page[number]=${index + 2}&t=${index}` })),
+    handler: (origin) => (_req, res, index) =>
+      sendJson(res, 200, listDocument([resource('a')], { next: `${origin()}/l/?page[number]=${index + 2}&t=${index}` })),
     code: ApiErrorCode.paginationLoop,
   },
   {

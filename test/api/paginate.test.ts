@@ -18,14 +18,20 @@ function pagedRoles(total: number, origin: () => string): Handler {
     const size = Number(url.searchParams.get('page[size]'));
     const last = Math.max(1, Math.ceil(total / size));
     const link = (n: number) => `${origin()}/core/venue-roles/?filter[venue]=v1&page[number]=${n}&page[size]=${size}`;
-    const items = Array.from({ length: Math.max(0, Math.min(size, total - (number - 1) * size)) }, (_, i) => resource(`role-${(number - 1) * size + i}`, 'venue-roles'));
-    sendJson(res, 200, listDocument(items, {
-      self: link(number),
-      first: link(1),
-      last: link(last),
-      previous: number > 1 ? link(number - 1) : null,
-      next: number < last ? link(number + 1) : null,
-    }));
+    const items = Array.from({ length: Math.max(0, Math.min(size, total - (number - 1) * size)) }, (_, i) =>
+      resource(`role-${(number - 1) * size + i}`, 'venue-roles'),
+    );
+    sendJson(
+      res,
+      200,
+      listDocument(items, {
+        self: link(number),
+        first: link(1),
+        last: link(last),
+        previous: number > 1 ? link(number - 1) : null,
+        next: number < last ? link(number + 1) : null,
+      }),
+    );
   };
 }
 
@@ -67,7 +73,9 @@ describe('pagination', () => {
 
   it('stops when the same next link comes twice', async () => {
     let origin = '';
-    const api = await serve((_req, res) => sendJson(res, 200, listDocument([resource('a')], { next: `${origin}/core/venue-roles/?page[number]=2&page[size]=1` })));
+    const api = await serve((_req, res) =>
+      sendJson(res, 200, listDocument([resource('a')], { next: `${origin}/core/venue-roles/?page[number]=2&page[size]=1` })),
+    );
     origin = api.url;
     const client = testClient(api.url);
     const error = await rejectionOf(collect(client, '/core/venue-roles/', 1));
@@ -79,7 +87,9 @@ describe('pagination', () => {
 
   it('stops at the page cap with a clear error', async () => {
     let origin = '';
-    const api = await serve((_req, res, index) => sendJson(res, 200, listDocument([resource(`r${index}`)], { next: `${origin}/core/venue-roles/?page[number]=${index + 2}` })));
+    const api = await serve((_req, res, index) =>
+      sendJson(res, 200, listDocument([resource(`r${index}`)], { next: `${origin}/core/venue-roles/?page[number]=${index + 2}` })),
+    );
     origin = api.url;
     const client = testClient(api.url, { maxPages: 3 });
     const error = await rejectionOf(collect(client, '/core/venue-roles/', 1));

@@ -17,7 +17,14 @@ async function endless(page: (n: number) => { ids: readonly string[]; next: stri
   let origin = '';
   const handler: Handler = (_req, res, index) => {
     const { ids, next } = page(index + 1);
-    sendJson(res, 200, listDocument(ids.map((id) => resource(id, 'venue-roles')), { next: `${origin}/core/venue-roles/?${next}` }));
+    sendJson(
+      res,
+      200,
+      listDocument(
+        ids.map((id) => resource(id, 'venue-roles')),
+        { next: `${origin}/core/venue-roles/?${next}` },
+      ),
+    );
   };
   const api = await serve(handler);
   origin = api.url;
@@ -106,7 +113,11 @@ describe('a foreign links.next', () => {
     const other = await serve((_req, res) => sendJson(res, 200, listDocument([])));
     const api = await serve((req, res) => {
       const foreign = req.url?.includes('filter[venue]=v1');
-      sendJson(res, 200, listDocument([resource('a', 'venue-roles')], { next: foreign ? `${other.url}/core/venue-roles/?page[number]=2&token=${TOKEN}` : null }));
+      sendJson(
+        res,
+        200,
+        listDocument([resource('a', 'venue-roles')], { next: foreign ? `${other.url}/core/venue-roles/?page[number]=2&token=${TOKEN}` : null }),
+      );
     });
     const client = testClient(api.url);
     const error = await rejectionOf(drain(client));

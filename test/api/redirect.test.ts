@@ -38,7 +38,9 @@ describe('3xx answers', () => {
   it('within the same origin: not followed, the target named', async () => {
     const { api, error } = await redirected(302, '/login/?next=/analytics/&session=abc123');
     expect(error.code).toBe(ApiErrorCode.redirect);
-    expect(error.message).toBe('GET /analytics/venue-users-summary/v1/ was redirected (302) to /login/?next=/analytics/&session=***; venue-etl does not follow redirects');
+    expect(error.message).toBe(
+      'GET /analytics/venue-users-summary/v1/ was redirected (302) to /login/?next=/analytics/&session=***; venue-etl does not follow redirects',
+    );
     expect(error.hint).toContain('set api.baseUrl to its new address');
     expect(api.requests).toHaveLength(1);
   });

@@ -26,8 +26,7 @@ describe('backoffDelay', () => {
 });
 
 describe('withRetries', () => {
-  const transient = (retryAfterMs?: number) =>
-    new ApiError(ApiErrorCode.serverError, 'GET /x failed with 503', { status: 503, retryAfterMs });
+  const transient = (retryAfterMs?: number) => new ApiError(ApiErrorCode.serverError, 'GET /x failed with 503', { status: 503, retryAfterMs });
 
   it('retries transient errors and passes others through at once', async () => {
     let calls = 0;
@@ -40,22 +39,35 @@ describe('withRetries', () => {
 
     calls = 0;
     const fatal = new ApiError(ApiErrorCode.notFound, 'gone', { status: 404 });
-    await expect(withRetries(policy, 'GET /x', async () => { calls += 1; throw fatal; })).rejects.toBe(fatal);
+    await expect(
+      withRetries(policy, 'GET /x', async () => {
+        calls += 1;
+        throw fatal;
+      }),
+    ).rejects.toBe(fatal);
     expect(calls).toBe(1);
   });
 
   it('waits at least Retry-After, however small the backoff', async () => {
     const delays: number[] = [];
     let calls = 0;
-    await withRetries({ ...policy, baseMs: 1, maxBackoffMs: 1 }, 'GET /x', async () => {
-      if (calls++ === 0) throw transient(40);
-    }, { onRetry: (_error, _attempt, delayMs) => delays.push(delayMs) });
+    await withRetries(
+      { ...policy, baseMs: 1, maxBackoffMs: 1 },
+      'GET /x',
+      async () => {
+        if (calls++ === 0) throw transient(40);
+      },
+      { onRetry: (_error, _attempt, delayMs) => delays.push(delayMs) },
+    );
     expect(delays).toEqual([40]);
   });
 
   it('with maxRetries 0 makes one attempt', async () => {
     let calls = 0;
-    const error = await withRetries({ ...policy, maxRetries: 0 }, 'GET /x', async () => { calls += 1; throw transient(); }).catch((e: ApiError) => e);
+    const error = await withRetries({ ...policy, maxRetries: 0 }, 'GET /x', async () => {
+      calls += 1;
+      throw transient();
+    }).catch((e: ApiError) => e);
     expect(calls).toBe(1);
     expect(error).toMatchObject({ code: ApiErrorCode.retriesExhausted, details: { attempts: 1 } });
   });
@@ -63,7 +75,14 @@ describe('withRetries', () => {
   it('an abort during the wait ends it with a coded error', async () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 20);
-    const error = await withRetries(policy, 'GET /x', async () => { throw transient(3_000); }, { signal: controller.signal }).catch((e: ApiError) => e);
+    const error = await withRetries(
+      policy,
+      'GET /x',
+      async () => {
+        throw transient(3_000);
+      },
+      { signal: controller.signal },
+    ).catch((e: ApiError) => e);
     expect(error).toMatchObject({ code: ApiErrorCode.aborted });
   });
 });

@@ -19,14 +19,24 @@ describe('the token', () => {
     const other = await serve((_req, res) => sendJson(res, 200, listDocument([])));
     const api = await serve((req, res) => {
       switch (new URL(req.url ?? '/', 'http://x').pathname) {
-        case '/ok/': return sendJson(res, 200, singleDocument());
-        case '/denied/': return sendJson(res, 401, { errors: [{ title: 'Unauthorized', detail: echo }] });
-        case '/bad/': return sendJson(res, 422, { errors: [{ title: echo }] });
-        case '/down/': return sendJson(res, 503, { errors: [{ detail: echo }] });
-        case '/html/': res.writeHead(200); return res.end(`<p>${echo}</p>`);
-        case '/echo-json/': res.writeHead(200); return res.end(`${TOKEN.slice(0, 8)}${echo}`);
-        case '/foreign/': return sendJson(res, 200, listDocument([resource('a')], { next: `${other.url}/?token=${TOKEN}` }));
-        default: return sendJson(res, 404, { errors: [{ detail: echo }] });
+        case '/ok/':
+          return sendJson(res, 200, singleDocument());
+        case '/denied/':
+          return sendJson(res, 401, { errors: [{ title: 'Unauthorized', detail: echo }] });
+        case '/bad/':
+          return sendJson(res, 422, { errors: [{ title: echo }] });
+        case '/down/':
+          return sendJson(res, 503, { errors: [{ detail: echo }] });
+        case '/html/':
+          res.writeHead(200);
+          return res.end(`<p>${echo}</p>`);
+        case '/echo-json/':
+          res.writeHead(200);
+          return res.end(`${TOKEN.slice(0, 8)}${echo}`);
+        case '/foreign/':
+          return sendJson(res, 200, listDocument([resource('a')], { next: `${other.url}/?token=${TOKEN}` }));
+        default:
+          return sendJson(res, 404, { errors: [{ detail: echo }] });
       }
     });
     const log = captureLog('debug');
@@ -40,9 +50,13 @@ describe('the token', () => {
       // Not JSON, and starting with part of the token: JSON.parse's message quotes the start.
       await rejectionOf(client.getDocument('/echo-json/')),
       await rejectionOf(client.getDocument('/missing/')),
-      await rejectionOf((async () => {
-        for await (const _page of client.paginate('/foreign/', { pageSize: 1 })) { /* drain */ }
-      })()),
+      await rejectionOf(
+        (async () => {
+          for await (const _page of client.paginate('/foreign/', { pageSize: 1 })) {
+            /* drain */
+          }
+        })(),
+      ),
       // Last: after a refused token the client sends nothing more.
       await rejectionOf(client.getDocument('/denied/')),
     ];

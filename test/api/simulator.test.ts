@@ -12,7 +12,7 @@ afterEach(async () => {
   await simulator?.close();
 });
 
-it('pages through the simulator\'s venue roles and looks up their accounts', async () => {
+it("pages through the simulator's venue roles and looks up their accounts", async () => {
   simulator = await startSimulator({ seed: 7, venues: 3, days: 7, today: '2026-03-01' });
   client = createApiClient({
     baseUrl: simulator.url,
@@ -39,7 +39,10 @@ it('pages through the simulator\'s venue roles and looks up their accounts', asy
   expect(ids).toEqual(expected);
   expect(client.stats.pages).toBe(expected.length);
 
-  const accounts = await fetchAccounts(client, buildCatalogue().rowsOf('accounts'), [...accountIds, '00000000-0000-4000-8000-00000000dead'], { batchSize: 3, pageSize: 2 });
+  const accounts = await fetchAccounts(client, buildCatalogue().rowsOf('accounts'), [...accountIds, '00000000-0000-4000-8000-00000000dead'], {
+    batchSize: 3,
+    pageSize: 2,
+  });
   expect(accounts.missingIds).toEqual(['00000000-0000-4000-8000-00000000dead']);
   expect(new Set(accounts.accounts.map((a) => a.id))).toEqual(new Set(accountIds));
   expect(accounts.me.type).toBe('accounts');

@@ -34,9 +34,16 @@ describe('venue-etl init', () => {
     expect(readFileSync(join(dir, '.env.example'), 'utf8')).toMatch(/^VENUE_API_TOKEN=$/m);
 
     // The real loader: `config` resolves it (from another folder), token masked.
-    const loaded = await runCli(['config', '--config', join(dir, 'venue-etl.config.json')], { env: childEnv({ VENUE_API_TOKEN: 'tok-from-env-1' }), cwd: root });
+    const loaded = await runCli(['config', '--config', join(dir, 'venue-etl.config.json')], {
+      env: childEnv({ VENUE_API_TOKEN: 'tok-from-env-1' }),
+      cwd: root,
+    });
     expect(loaded.code, describeRun(loaded)).toBe(0);
-    const resolved = JSON.parse(loaded.stdout) as { api: { baseUrl: string; token: string }; scope: { venues: string[]; projects: string[] }; warehouse: { path: string } };
+    const resolved = JSON.parse(loaded.stdout) as {
+      api: { baseUrl: string; token: string };
+      scope: { venues: string[]; projects: string[] };
+      warehouse: { path: string };
+    };
     expect(resolved.api.baseUrl).toBe('https://venues.example.net');
     expect(resolved.scope).toEqual({ venues: [V1], projects: [P1] });
     expect(resolved.warehouse.path).toBe(join(dir, 'data', 'warehouse.duckdb'));

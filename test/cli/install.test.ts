@@ -33,10 +33,22 @@ describe('the packed package, installed with npm install -g', () => {
     expect(pack.status, shown(pack)).toBe(0);
     const [packed] = PackResult.parse(JSON.parse(pack.stdout));
     const files = packed!.files.map((f) => f.path);
-    for (const needed of ['dist/src/cli.js', 'dist/jobs/index.js', 'sql/migrations/001_initial.sql', 'sql/reports/daily-devices.sql', 'src/dashboard/assets', 'config.example.json']) {
-      expect(files.some((f) => f === needed || f.startsWith(`${needed}/`)), `${needed} is packed`).toBe(true);
+    for (const needed of [
+      'dist/src/cli.js',
+      'dist/jobs/index.js',
+      'sql/migrations/001_initial.sql',
+      'sql/reports/daily-devices.sql',
+      'src/dashboard/assets',
+      'config.example.json',
+    ]) {
+      expect(
+        files.some((f) => f === needed || f.startsWith(`${needed}/`)),
+        `${needed} is packed`,
+      ).toBe(true);
     }
-    expect(files.filter((f) => f.startsWith('dist/bench/') || f.startsWith('dist/test/') || f.startsWith('test/') || f === 'dist/tsconfig.tsbuildinfo')).toEqual([]);
+    expect(
+      files.filter((f) => f.startsWith('dist/bench/') || f.startsWith('dist/test/') || f.startsWith('test/') || f === 'dist/tsconfig.tsbuildinfo'),
+    ).toEqual([]);
 
     const prefix = join(root, 'prefix');
     const install = run('npm', ['install', '-g', '--prefix', prefix, '--prefer-offline', '--no-audit', '--no-fund', join(root, packed!.filename)], root);

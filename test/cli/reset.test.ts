@@ -8,7 +8,9 @@ describe('venue-etl reset', () => {
   let config: string;
   const cursors = async (stream: string) =>
     Object.fromEntries(
-      (await runOnFile(warehouse, `SELECT scope_id, strftime(cursor_date, '%Y-%m-%d') AS d FROM sync_cursors WHERE stream = '${stream}' ORDER BY scope_id`)).map((r) => [r.scope_id, r.d]),
+      (
+        await runOnFile(warehouse, `SELECT scope_id, strftime(cursor_date, '%Y-%m-%d') AS d FROM sync_cursors WHERE stream = '${stream}' ORDER BY scope_id`)
+      ).map((r) => [r.scope_id, r.d]),
     );
   const seriesCount = async (where: string) => (await runOnFile(warehouse, `SELECT count(*)::INTEGER AS n FROM series_points WHERE ${where}`))[0]!.n;
 

@@ -10,7 +10,25 @@ import { eventBody } from '../receiver/helpers.js';
 import { freePort } from '../free-port.js';
 import { waitForOutput } from '../wait.js';
 
-const COMMAND_NAMES = ['demo', 'sync', 'backfill', 'config', 'simulate', 'export', 'sql', 'report', 'check', 'status', 'dashboard', 'jobs', 'serve', 'merge-events', 'reset', 'init', 'completion'];
+const COMMAND_NAMES = [
+  'demo',
+  'sync',
+  'backfill',
+  'config',
+  'simulate',
+  'export',
+  'sql',
+  'report',
+  'check',
+  'status',
+  'dashboard',
+  'jobs',
+  'serve',
+  'merge-events',
+  'reset',
+  'init',
+  'completion',
+];
 
 const dir = mkdtempSync(join(tmpdir(), 'venue-etl-small-'));
 beforeAll(assertBuilt);
@@ -36,7 +54,10 @@ describe('venue-etl simulate', () => {
   });
 
   function simulate(args: string[]): { child: ReturnType<typeof spawn>; output: () => string } {
-    const child = spawn(process.execPath, [CLI, 'simulate', '--today', todayUtc(), '--log-level', 'warn', ...args], { env: childEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, 'simulate', '--today', todayUtc(), '--log-level', 'warn', ...args], {
+      env: childEnv(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     children.push(child);
     let text = '';
     child.stdout!.on('data', (c: Buffer) => (text += c.toString('utf8')));
@@ -48,7 +69,10 @@ describe('venue-etl simulate', () => {
     const sim = simulate(['--venues', '2', '--token', 'snippet-token']);
     await waitForOutput(sim.child, sim.output, /^\}$/m);
     const url = sim.output().split('\n')[0]!;
-    const snippet = JSON.parse(sim.output().slice(sim.output().indexOf('{'))) as { api: { baseUrl: string; token: string }; scope: { venues: string[]; projects: string[] } };
+    const snippet = JSON.parse(sim.output().slice(sim.output().indexOf('{'))) as {
+      api: { baseUrl: string; token: string };
+      scope: { venues: string[]; projects: string[] };
+    };
     expect(snippet.api).toEqual({ baseUrl: url, token: 'snippet-token' });
     expect(snippet.scope.venues).toHaveLength(2);
     expect(sim.output()).toContain(`venues: ${snippet.scope.venues.join(',')}`);

@@ -68,8 +68,19 @@ describe('the dashboard in Chromium', () => {
   it('draws marks in every chart, the peak-hours grid included', async () => {
     const marks = await drawnMarks();
     const expected = [
-      'chart-devices', 'chart-auth-share', 'chart-logins', 'chart-login-methods', 'chart-confirmed-returning', 'chart-rating-average',
-      'chart-rating-count', 'chart-rating-distribution', 'chart-rating-funnel', 'chart-embeds', 'chart-peak-hours', 'chart-ranking', 'chart-coverage',
+      'chart-devices',
+      'chart-auth-share',
+      'chart-logins',
+      'chart-login-methods',
+      'chart-confirmed-returning',
+      'chart-rating-average',
+      'chart-rating-count',
+      'chart-rating-distribution',
+      'chart-rating-funnel',
+      'chart-embeds',
+      'chart-peak-hours',
+      'chart-ranking',
+      'chart-coverage',
     ];
     expect(Object.keys(marks).sort()).toEqual([...expected].sort());
     for (const id of expected) expect(marks[id], id).toBeGreaterThan(0);

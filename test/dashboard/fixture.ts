@@ -29,7 +29,12 @@ export async function demoWarehouse(venues = 8): Promise<DemoWarehouse> {
   const dir = mkdtempSync(join(tmpdir(), 'venue-etl-dashboard-'));
   const quiet = new Writable({ write: (_chunk, _encoding, done) => done() });
   await runDemo({ dir, venues, seed: 7, logger: createLogger({ level: 'silent', destination: quiet }) });
-  return { dir, warehouse: join(dir, 'warehouse.duckdb'), config: join(dir, 'venue-etl.config.json'), cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+  return {
+    dir,
+    warehouse: join(dir, 'warehouse.duckdb'),
+    config: join(dir, 'venue-etl.config.json'),
+    cleanup: () => rmSync(dir, { recursive: true, force: true }),
+  };
 }
 
 /** Runs statements on the file with its own instance, closed afterwards. */

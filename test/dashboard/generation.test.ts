@@ -92,7 +92,13 @@ describe('venue-etl dashboard', () => {
     const months = data.months as string[];
     const rated = (data.ratings as { rated: number[][][] }).rated;
     for (const r of await report('rating-distribution')) {
-      expect(rated[venues.findIndex((v) => v.id === r.venue_id)]![months.indexOf(String(r.month))]).toEqual([r.rated_1, r.rated_2, r.rated_3, r.rated_4, r.rated_5]);
+      expect(rated[venues.findIndex((v) => v.id === r.venue_id)]![months.indexOf(String(r.month))]).toEqual([
+        r.rated_1,
+        r.rated_2,
+        r.rated_3,
+        r.rated_4,
+        r.rated_5,
+      ]);
     }
     const coverage = data.coverage as { streams: string[]; days: string[]; status: string[] };
     const coverageRows = await report('coverage');
@@ -100,7 +106,9 @@ describe('venue-etl dashboard', () => {
     for (const r of coverageRows) {
       expect(coverage.status[coverage.streams.indexOf(String(r.stream))]![coverage.days.indexOf(String(r.day))]).toBe(String(r.status)[0]!.toUpperCase());
     }
-    expect((data.access as Row[]).map((r) => [r.venue_id, r.account_id, r.roles])).toEqual((await report('venue-access')).map((r) => [r.venue_id, r.account_id, r.roles]));
+    expect((data.access as Row[]).map((r) => [r.venue_id, r.account_id, r.roles])).toEqual(
+      (await report('venue-access')).map((r) => [r.venue_id, r.account_id, r.roles]),
+    );
     expect((data.lastRuns as Row[]).map((r) => r.run_id)).toEqual((await report('last-runs')).map((r) => r.run_id));
   });
 
@@ -125,7 +133,9 @@ describe('venue-etl dashboard', () => {
     const utc = await dashboard('hourly-utc.html', ['--tz', 'UTC']);
     const peak = utc.data.peak as { detected: (number[] | null)[] };
     const v = (utc.data.venues as Row[]).findIndex((r) => r.id === venue);
-    const rows = (await report('peak-hours')).filter((r) => r.venue_id === venue && r.stream === 'venue-devices-history' && r.metric === 'detected' && r.weekday !== null);
+    const rows = (await report('peak-hours')).filter(
+      (r) => r.venue_id === venue && r.stream === 'venue-devices-history' && r.metric === 'detected' && r.weekday !== null,
+    );
     expect(rows.length).toBe(24);
     for (const r of rows) expect(peak.detected[v]![(Number(r.weekday) - 1) * 24 + Number(r.hour)]).toBe(r.average);
     expect(peak.detected.filter((grid) => grid !== null)).toHaveLength(1);

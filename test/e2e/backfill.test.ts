@@ -7,8 +7,21 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  addDays, assertBuilt, checksums, CONTENT_COLUMNS, describeRun, diffMaps, duplicateKeys, NO_DIFF, queryRows, runsOf,
-  seededRandom, startFixture, summaryNumber, todayUtc, type Fixture,
+  addDays,
+  assertBuilt,
+  checksums,
+  CONTENT_COLUMNS,
+  describeRun,
+  diffMaps,
+  duplicateKeys,
+  NO_DIFF,
+  queryRows,
+  runsOf,
+  seededRandom,
+  startFixture,
+  summaryNumber,
+  todayUtc,
+  type Fixture,
 } from './harness.js';
 import { expectedSeries, expectedSummaries, storedSeries, storedSummaries, type Range } from './truth.js';
 
@@ -114,14 +127,18 @@ describe('backfill', () => {
     for (let i = 0; i < 3; i++) {
       // The first at a moment in time, the others after a seeded number of API requests (a
       // moment in work, whatever the machine's speed).
-      const run = i === 0
-        ? await fx.cli(args, { killAfterMs: Math.round(600 + random() * (clean.durationMs - 600)) })
-        : await fx.cli([...args, '--log-level', 'debug'], { killWhenStderr: /"api request"/, killAfterMatches: 100 + Math.floor(random() * 400) });
+      const run =
+        i === 0
+          ? await fx.cli(args, { killAfterMs: Math.round(600 + random() * (clean.durationMs - 600)) })
+          : await fx.cli([...args, '--log-level', 'debug'], { killWhenStderr: /"api request"/, killAfterMatches: 100 + Math.floor(random() * 400) });
       if (!run.killed) expect(run.code, describeRun(run)).toBe(0);
       moments.push(run.killed ? `killed at ${run.durationMs} ms` : `finished in ${run.durationMs} ms`);
     }
     // What the killed runs finished: the re-run skips exactly these slices and their requests.
-    const done = await queryRows(fx.warehousePath, `SELECT stream, strftime(window_from, '%Y-%m-%d') AS f, strftime(window_to, '%Y-%m-%d') AS t FROM backfill_slices WHERE status = 'done'`);
+    const done = await queryRows(
+      fx.warehousePath,
+      `SELECT stream, strftime(window_from, '%Y-%m-%d') AS f, strftime(window_to, '%Y-%m-%d') AS t FROM backfill_slices WHERE status = 'done'`,
+    );
     expect(done.length).toBeGreaterThan(0);
     const doneRequests = done.reduce((n, s) => n + sliceRequests(String(s.stream), String(s.f), String(s.t)), 0);
     console.log(`backfill (clean ${clean.durationMs} ms): ${moments.join(', ')}; ${done.length} of ${plan.slices} slices done before the re-run`);

@@ -27,9 +27,12 @@ describe('venue-etl demo (npm start)', () => {
     expect(readFileSync(dashboard, 'utf8')).toContain('id="dashboard-data"');
 
     const warehouse = join(dir, 'demo-data', 'warehouse.duckdb');
-    const [counts] = await queryRows(warehouse, `SELECT
+    const [counts] = await queryRows(
+      warehouse,
+      `SELECT
       (SELECT count(*) FROM series_points)::INTEGER AS series, (SELECT count(*) FROM summary_values)::INTEGER AS summaries,
-      (SELECT count(*) FROM current_venue_roles)::INTEGER AS roles, (SELECT count(*) FROM accounts WHERE is_me)::INTEGER AS me`);
+      (SELECT count(*) FROM current_venue_roles)::INTEGER AS roles, (SELECT count(*) FROM accounts WHERE is_me)::INTEGER AS me`,
+    );
     expect(Number(counts!.series)).toBeGreaterThan(0);
     expect(Number(counts!.summaries)).toBeGreaterThan(0);
     expect(Number(counts!.roles)).toBeGreaterThan(0);
@@ -41,11 +44,17 @@ describe('venue-etl demo (npm start)', () => {
     expect(JSON.parse(readFileSync(followUp, 'utf8')).warehouse.path).toBe('warehouse.duckdb');
     const check = await runCli(['check', '--config', followUp], { cwd: dir, env: childEnv() });
     expect(check.code, check.stdout + check.stderr).toBe(0);
-    const parquet = await runCli(['sql', 'SELECT count(*) AS n FROM series_points', '--parquet', '--format', 'csv', '--config', followUp], { cwd: dir, env: childEnv() });
+    const parquet = await runCli(['sql', 'SELECT count(*) AS n FROM series_points', '--parquet', '--format', 'csv', '--config', followUp], {
+      cwd: dir,
+      env: childEnv(),
+    });
     expect(parquet.stdout.trim().split('\n')[1]).toBe(String(counts!.series));
 
     // What to try next fits 80 columns and runs as printed, from the folder it says to cd into.
-    const next = run.stdout.slice(run.stdout.indexOf('\nnext:\n') + 1).trimEnd().split('\n');
+    const next = run.stdout
+      .slice(run.stdout.indexOf('\nnext:\n') + 1)
+      .trimEnd()
+      .split('\n');
     expect(next.slice(0, 2)).toEqual(['next:', '  cd demo-data']);
     expect(next.filter((line) => line.length > 80)).toEqual([]);
     const commands = next.filter((line) => line.startsWith('  npx venue-etl ') && !line.includes(' demo '));

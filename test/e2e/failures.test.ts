@@ -5,8 +5,22 @@
 import { existsSync } from 'node:fs';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
-  addDays, assertBuilt, checksums, childEnv, cursorsOf, describeRun, diffMaps, NO_DIFF, queryRows, runsOf, startFixture,
-  summaryNumber, todayUtc, TOKEN_ENV, WRITTEN_COLUMNS, type Fixture,
+  addDays,
+  assertBuilt,
+  checksums,
+  childEnv,
+  cursorsOf,
+  describeRun,
+  diffMaps,
+  NO_DIFF,
+  queryRows,
+  runsOf,
+  startFixture,
+  summaryNumber,
+  todayUtc,
+  TOKEN_ENV,
+  WRITTEN_COLUMNS,
+  type Fixture,
 } from './harness.js';
 import { expectedSeries, expectedSummaries, SERIES, storedSeries, storedSummaries, SUMMARY_KIND, type Range } from './truth.js';
 
@@ -99,12 +113,14 @@ describe('a stream whose documents lose an attribute', () => {
     expect(run).toMatchObject({ status: 'partial', errors: fx.venues.length });
 
     const errors = await queryRows(path, `SELECT stream, scope_id, error_code, message FROM sync_errors WHERE run_id = '${run.runId}' ORDER BY scope_id`);
-    expect(errors).toEqual([...fx.venues].sort().map((venue) => ({
-      stream: 'venue-users-history',
-      scope_id: venue,
-      error_code: 'VENUE_API_SCHEMA',
-      message: expect.stringMatching(/venue-users-history: data\.attributes\.unique-logins is missing/),
-    })));
+    expect(errors).toEqual(
+      [...fx.venues].sort().map((venue) => ({
+        stream: 'venue-users-history',
+        scope_id: venue,
+        error_code: 'VENUE_API_SCHEMA',
+        message: expect.stringMatching(/venue-users-history: data\.attributes\.unique-logins is missing/),
+      })),
+    );
 
     const cursors = await cursorsOf(path);
     for (const venue of fx.venues) {
@@ -133,7 +149,17 @@ describe('a backfill with a failing stream', () => {
   it('exits 3, and the same command afterwards runs only what failed or did not run', async () => {
     const from = addDays(today, -100);
     fx = await startFixture({ sim: { venues: 2, faults: 'drift-missing=1@venue-users-history' }, config: { sync: { startDate: from } } });
-    const args = ['backfill', '--from', from, '--to', yesterday, '--streams', 'venue-devices-history,venue-users-history,venue-devices-summary', '--window-days', '30'];
+    const args = [
+      'backfill',
+      '--from',
+      from,
+      '--to',
+      yesterday,
+      '--streams',
+      'venue-devices-history,venue-users-history,venue-devices-summary',
+      '--window-days',
+      '30',
+    ];
     const broken = await fx.cli(args);
     expect(broken.code, describeRun(broken)).toBe(3);
     // 100 days in windows of 30: 4 per venue and stream. The first users window fails, so its

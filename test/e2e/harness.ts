@@ -96,8 +96,11 @@ export async function startFixture(options: FixtureOptions = {}): Promise<Fixtur
   const writeConfig = (extra: ConfigOverrides = {}, file = configPath): string => {
     const base = options.config ?? {};
     const overrides: ConfigOverrides = {
-      ...base, ...extra,
-      api: { ...base.api, ...extra.api }, sync: { ...base.sync, ...extra.sync }, scope: { ...base.scope, ...extra.scope },
+      ...base,
+      ...extra,
+      api: { ...base.api, ...extra.api },
+      sync: { ...base.sync, ...extra.sync },
+      scope: { ...base.scope, ...extra.scope },
     };
     const config = {
       api: { baseUrl: sim.url, token: `\${${TOKEN_ENV}}`, concurrency: 8, maxRetries: 8, timeoutMs: 10_000, ...overrides.api },
@@ -113,7 +116,14 @@ export async function startFixture(options: FixtureOptions = {}): Promise<Fixtur
   writeConfig();
 
   return {
-    sim, dir, configPath, warehousePath, venues, projects, env, writeConfig,
+    sim,
+    dir,
+    configPath,
+    warehousePath,
+    venues,
+    projects,
+    env,
+    writeConfig,
     cli: (args, runOptions = {}) => runCli([...args, '--config', runOptions.configPath ?? configPath], { env, cwd: dir, ...runOptions }),
     async close() {
       await sim.close();

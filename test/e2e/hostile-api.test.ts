@@ -26,7 +26,12 @@ afterEach(async () => {
 
 /** The hostile answer of each venue (by its index in the world), and the error it must leave. */
 const HOSTILE = [
-  { venue: 1, stream: 'venue-devices-history', code: 'VENUE_API_RESPONSE_TOO_LARGE', says: /more than 32 MiB \(api\.maxResponseBytes\); reading stopped there/ },
+  {
+    venue: 1,
+    stream: 'venue-devices-history',
+    code: 'VENUE_API_RESPONSE_TOO_LARGE',
+    says: /more than 32 MiB \(api\.maxResponseBytes\); reading stopped there/,
+  },
   { venue: 2, stream: 'venue-users-summary', code: 'VENUE_API_RESPONSE_TOO_LARGE', says: /once decoded from gzip/ },
   { venue: 3, stream: 'venue-roles', code: 'VENUE_API_PAGINATION_LOOP', says: /pagination loops after 2 pages: page 2 holds the same \d+ resources as page 1/ },
   { venue: 4, stream: 'venue-roles', code: 'VENUE_API_FOREIGN_LINK', says: /points to another origin/ },
@@ -69,7 +74,8 @@ it('each hostile answer fails its own slice (exit 3); gzip answers load; no requ
     const page = (rolePages.get(venues[venue]!) ?? 0) + 1;
     rolePages.set(venues[venue]!, page);
     const document = JSON.parse(upstream.body.toString('utf8')) as { data: { id: string }[]; links: Record<string, unknown> };
-    const nextUrl = (origin: string, extra: string) => `${origin}/core/venue-roles/?filter[venue]=${venues[venue]}&page[number]=${page + 1}&page[size]=100${extra}`;
+    const nextUrl = (origin: string, extra: string) =>
+      `${origin}/core/venue-roles/?filter[venue]=${venues[venue]}&page[number]=${page + 1}&page[size]=100${extra}`;
     // 3: the same page again and again under a changing link; 4: a next page on another host;
     // 6: new resources and a new link on every page, for ever.
     if (venue === 3) document.links.next = nextUrl(proxy.url, `&nonce=${page}`);
@@ -90,7 +96,8 @@ it('each hostile answer fails its own slice (exit 3); gzip answers load; no requ
 
   const errors = await queryRows(fx.warehousePath, `SELECT stream, scope_id AS scope, error_code AS code, message FROM sync_errors ORDER BY stream, scope_id`);
   const expected = HOSTILE.map((h) => ({ stream: h.stream, scope: venues[h.venue], code: h.code, message: expect.stringMatching(h.says) }));
-  const order = (a: { stream: string; scope?: string }, b: { stream: string; scope?: string }) => `${a.stream}|${a.scope}`.localeCompare(`${b.stream}|${b.scope}`);
+  const order = (a: { stream: string; scope?: string }, b: { stream: string; scope?: string }) =>
+    `${a.stream}|${a.scope}`.localeCompare(`${b.stream}|${b.scope}`);
   expect(errors).toEqual([...expected].sort(order));
   for (const error of errors) expect(String(error.message)).not.toContain(sim.token);
 

@@ -8,7 +8,19 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DuckDBInstance } from '@duckdb/node-api';
 import {
-  addDays, assertBuilt, checksums, CONTENT_COLUMNS, cursorsOf, describeRun, diffMaps, duplicateKeys, eachDay, NO_DIFF, queryRows, startFixture, todayUtc,
+  addDays,
+  assertBuilt,
+  checksums,
+  CONTENT_COLUMNS,
+  cursorsOf,
+  describeRun,
+  diffMaps,
+  duplicateKeys,
+  eachDay,
+  NO_DIFF,
+  queryRows,
+  startFixture,
+  todayUtc,
   type Fixture,
 } from './harness.js';
 import { expectedSeries, SERIES, storedSeries, type Range } from './truth.js';
@@ -55,7 +67,10 @@ describe('sync.historyGrain ["day", "hour"]', () => {
     expect(run.code, describeRun(run)).toBe(0);
     const range = { venues: fx.venues, streams: SERIES, from: addDays(today, -DAYS), to: yesterday };
     expect(diffMaps(await storedSeries(fx.warehousePath, range), expectedBothGrains(fx.sim, range))).toEqual(NO_DIFF);
-    const [grains] = await queryRows(fx.warehousePath, `SELECT count(*) FILTER (WHERE granularity = 'hour')::INTEGER AS hours, count(*) FILTER (WHERE granularity = 'day')::INTEGER AS days FROM series_points`);
+    const [grains] = await queryRows(
+      fx.warehousePath,
+      `SELECT count(*) FILTER (WHERE granularity = 'hour')::INTEGER AS hours, count(*) FILTER (WHERE granularity = 'day')::INTEGER AS days FROM series_points`,
+    );
     // 2 venues × 6 days × 9 metrics, by the day and by the hour.
     expect(grains).toEqual({ hours: 2 * DAYS * 9 * 24, days: 2 * DAYS * 9 });
     const cursors = await cursorsOf(fx.warehousePath);
@@ -78,7 +93,10 @@ describe('sync.historyGrain ["day", "hour"]', () => {
     const range = { venues: fx.venues, streams: SERIES, from: addDays(today, -DAYS), to: yesterday };
     expect(diffMaps(await storedSeries(fx.warehousePath, range), expectedBothGrains(fx.sim, range))).toEqual(NO_DIFF);
     // Revised days were rewritten in both grains (the revision changes today and the 2 days before it).
-    const [rewritten] = await queryRows(fx.warehousePath, `SELECT count(DISTINCT granularity)::INTEGER AS grains FROM series_points WHERE run_id = (SELECT max_by(run_id, started_at) FROM sync_runs)`);
+    const [rewritten] = await queryRows(
+      fx.warehousePath,
+      `SELECT count(DISTINCT granularity)::INTEGER AS grains FROM series_points WHERE run_id = (SELECT max_by(run_id, started_at) FROM sync_runs)`,
+    );
     expect(rewritten).toEqual({ grains: 2 });
   });
 
@@ -129,7 +147,10 @@ describe('sync.historyGrain ["day", "hour"]', () => {
     instance.closeSync();
     const check = await fx.cli(['check', '--log-level', 'silent']);
     expect(check.code).toBe(1);
-    const found = new RegExp(`^hours-vs-days\\s+FAILED\\s+1\\s+venue_id=${fx.venues[0]} stream=venue-users-history metric=logins day=${day} day_value=(\\d+) hours_total=(\\d+)`, 'm').exec(check.stdout);
+    const found = new RegExp(
+      `^hours-vs-days\\s+FAILED\\s+1\\s+venue_id=${fx.venues[0]} stream=venue-users-history metric=logins day=${day} day_value=(\\d+) hours_total=(\\d+)`,
+      'm',
+    ).exec(check.stdout);
     expect(found, check.stdout).not.toBeNull();
     expect(Number(found![2]) - Number(found![1])).toBe(5);
   });
@@ -172,9 +193,14 @@ describe('hostile hourly answers', () => {
       const upstream = await forward();
       const hourly = url.searchParams.get('from') === broken && url.searchParams.get('to') === broken;
       const target = fx.venues[0]!;
-      const mangle = hourly && url.pathname.includes(target)
-        ? url.pathname.includes('/venue-users-history/') ? 'drop' : url.pathname.includes('/venue-devices-history/') ? 'shift' : undefined
-        : undefined;
+      const mangle =
+        hourly && url.pathname.includes(target)
+          ? url.pathname.includes('/venue-users-history/')
+            ? 'drop'
+            : url.pathname.includes('/venue-devices-history/')
+              ? 'shift'
+              : undefined
+          : undefined;
       if (!mangle) return res.writeHead(upstream.status, { 'content-type': upstream.contentType }).end(upstream.body);
       const document = JSON.parse(upstream.body.toString('utf8')) as { data: { attributes: Series } };
       for (const points of Object.values(document.data.attributes)) {
@@ -186,17 +212,31 @@ describe('hostile hourly answers', () => {
       return res.writeHead(200, { 'content-type': upstream.contentType }).end(JSON.stringify(document));
     });
     const path = join(fx.dir, 'hostile', 'warehouse.duckdb');
-    const configPath = fx.writeConfig({ warehousePath: path, api: { baseUrl: proxy.url }, sync: { historyGrain: ['day', 'hour'] } }, join(fx.dir, 'hostile.config.json'));
+    const configPath = fx.writeConfig(
+      { warehousePath: path, api: { baseUrl: proxy.url }, sync: { historyGrain: ['day', 'hour'] } },
+      join(fx.dir, 'hostile.config.json'),
+    );
     const run = await fx.cli(['sync'], { configPath });
     expect(run.code, describeRun(run)).toBe(3);
     const errors = await queryRows(path, `SELECT stream, scope_id AS scope, error_code AS code, message FROM sync_errors ORDER BY stream`);
     expect(errors).toEqual([
-      { stream: 'venue-devices-history@hour', scope: fx.venues[0], code: 'VENUE_API_WRONG_GRAIN', message: expect.stringContaining(`outside the requested day ${broken}`) },
-      { stream: 'venue-users-history@hour', scope: fx.venues[0], code: 'VENUE_API_INCOMPLETE_ANSWER', message: expect.stringContaining('is missing 1 of 24 hours') },
+      {
+        stream: 'venue-devices-history@hour',
+        scope: fx.venues[0],
+        code: 'VENUE_API_WRONG_GRAIN',
+        message: expect.stringContaining(`outside the requested day ${broken}`),
+      },
+      {
+        stream: 'venue-users-history@hour',
+        scope: fx.venues[0],
+        code: 'VENUE_API_INCOMPLETE_ANSWER',
+        message: expect.stringContaining('is missing 1 of 24 hours'),
+      },
     ]);
     // Everything else is exact: the day grain of those streams, the other venue, the other streams' hours.
     const range = { venues: fx.venues, streams: SERIES, from: addDays(today, -DAYS), to: yesterday };
-    const failedSlice = (key: string) => key.startsWith(`${fx.venues[0]}|`) && key.includes('|hour|') && (key.includes('|venue-users-history|') || key.includes('|venue-devices-history|'));
+    const failedSlice = (key: string) =>
+      key.startsWith(`${fx.venues[0]}|`) && key.includes('|hour|') && (key.includes('|venue-users-history|') || key.includes('|venue-devices-history|'));
     const expected = new Map([...expectedBothGrains(fx.sim, range)].filter(([key]) => !failedSlice(key)));
     expect(diffMaps(await storedSeries(path, range), expected)).toEqual(NO_DIFF);
     const cursors = await cursorsOf(path);

@@ -6,8 +6,21 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import {
-  addDays, assertBuilt, checksums, CONTENT_COLUMNS, describeRun, diffMaps, duplicateKeys, NO_DIFF, queryRows, runsOf, seededRandom,
-  startFixture, todayUtc, type CliResult, type Fixture,
+  addDays,
+  assertBuilt,
+  checksums,
+  CONTENT_COLUMNS,
+  describeRun,
+  diffMaps,
+  duplicateKeys,
+  NO_DIFF,
+  queryRows,
+  runsOf,
+  seededRandom,
+  startFixture,
+  todayUtc,
+  type CliResult,
+  type Fixture,
 } from './harness.js';
 import { expectedSeries, expectedSummaries, SERIES, storedSeries, storedSummaries, SUMMARY_KIND } from './truth.js';
 
@@ -42,7 +55,10 @@ it('a sync killed at random moments and run again equals a clean run', async () 
     // Killed while the first open was creating the schema: a file without tables.
     const [schema] = await queryRows(fx.warehousePath, `SELECT count(*)::INTEGER AS n FROM duckdb_tables() WHERE table_name = 'sync_cursors'`);
     if (schema!.n === 0) return left.push('an empty file (schema not committed)');
-    const [state] = await queryRows(fx.warehousePath, `SELECT (SELECT count(*) FROM series_points)::INTEGER AS points, (SELECT count(*) FROM summary_values)::INTEGER AS summaries, (SELECT count(*) FROM sync_cursors)::INTEGER AS cursors`);
+    const [state] = await queryRows(
+      fx.warehousePath,
+      `SELECT (SELECT count(*) FROM series_points)::INTEGER AS points, (SELECT count(*) FROM summary_values)::INTEGER AS summaries, (SELECT count(*) FROM sync_cursors)::INTEGER AS cursors`,
+    );
     left.push(`${state!.points} points, ${state!.summaries} summaries, ${state!.cursors} cursors`);
   };
   for (let i = 0; i < 5; i++) {
@@ -71,6 +87,9 @@ it('a sync killed at random moments and run again equals a clean run', async () 
   const runs = await runsOf(fx.warehousePath);
   expect(runs.filter((r) => r.status === 'running')).toEqual([]);
   expect(runs.at(-1)).toMatchObject({ status: 'succeeded' });
-  console.log(`clean sync ${clean.durationMs} ms; killed syncs (ms after start → what the warehouse held):\n${killed
-    .map((r, i) => `  ${r.killed ? `killed at ${r.durationMs}` : `finished in ${r.durationMs}`} → ${left[i]}`).join('\n')}`);
+  console.log(
+    `clean sync ${clean.durationMs} ms; killed syncs (ms after start → what the warehouse held):\n${killed
+      .map((r, i) => `  ${r.killed ? `killed at ${r.durationMs}` : `finished in ${r.durationMs}`} → ${left[i]}`)
+      .join('\n')}`,
+  );
 });

@@ -15,8 +15,21 @@ import { startMutatingProxy, type TestHost } from './mutating-proxy.js';
 const UNTIL = addDays(todayUtc(), -1);
 const START = addDays(UNTIL, -9);
 const ROWS = [
-  { stream: 'venue-footfall-history', path: '/analytics/venue-footfall-history/{venue_id}/', scope: 'venue', kind: 'series', resourceType: 'venue-footfall-history' },
-  { stream: 'project-footfall-summary', path: '/analytics/project-footfall-summary/{project_id}/', scope: 'project', kind: 'summary', resourceType: 'project-footfall-summary', metrics: ['visitors'] },
+  {
+    stream: 'venue-footfall-history',
+    path: '/analytics/venue-footfall-history/{venue_id}/',
+    scope: 'venue',
+    kind: 'series',
+    resourceType: 'venue-footfall-history',
+  },
+  {
+    stream: 'project-footfall-summary',
+    path: '/analytics/project-footfall-summary/{project_id}/',
+    scope: 'project',
+    kind: 'summary',
+    resourceType: 'project-footfall-summary',
+    metrics: ['visitors'],
+  },
   { stream: 'my-users-history', path: '/analytics/venue-users-history/{venue_id}/', scope: 'venue', kind: 'series', resourceType: 'venue-users-history' },
 ];
 
@@ -67,25 +80,34 @@ it('extracts, normalizes, loads and exports a made-up endpoint row', async () =>
 
   // Requests as the row says: the path's id, the window in from/to (7 + 3 days).
   const footfall = proxy.requests.filter((r) => r.includes('/analytics/venue-footfall-history/'));
-  expect(footfall.sort()).toEqual(fx.venues.flatMap((v) => [
-    `GET /analytics/venue-footfall-history/${v}/?from=${START}&to=${addDays(START, 6)}`,
-    `GET /analytics/venue-footfall-history/${v}/?from=${addDays(START, 7)}&to=${UNTIL}`,
-  ]).sort());
+  expect(footfall.sort()).toEqual(
+    fx.venues
+      .flatMap((v) => [
+        `GET /analytics/venue-footfall-history/${v}/?from=${START}&to=${addDays(START, 6)}`,
+        `GET /analytics/venue-footfall-history/${v}/?from=${addDays(START, 7)}&to=${UNTIL}`,
+      ])
+      .sort(),
+  );
 
   const days = eachDay(START, UNTIL);
-  const series = fx.venues.flatMap((venue, i) => days.flatMap((day) => [
-    { venue, metric: 'dwell-minutes', day, granularity: 'day', value: dwellMinutes(i, day) },
-    { venue, metric: 'visitors', day, granularity: 'day', value: visitors(i, day) },
-  ]));
+  const series = fx.venues.flatMap((venue, i) =>
+    days.flatMap((day) => [
+      { venue, metric: 'dwell-minutes', day, granularity: 'day', value: dwellMinutes(i, day) },
+      { venue, metric: 'visitors', day, granularity: 'day', value: visitors(i, day) },
+    ]),
+  );
   const summaries = fx.projects.flatMap((project, i) => days.map((day) => ({ project, metric: 'visitors', from: day, to: day, value: visitors(i, day) })));
-  const seriesSql = (source: string) => `SELECT venue_id::VARCHAR AS venue, metric, strftime(ts, '%Y-%m-%d') AS day, granularity, value FROM ${source} WHERE stream = 'venue-footfall-history' ORDER BY venue, day, metric`;
-  const summarySql = (source: string) => `SELECT venue_id::VARCHAR AS project, metric, period_start::VARCHAR AS "from", period_end::VARCHAR AS "to", value FROM ${source} WHERE stream = 'project-footfall-summary' ORDER BY project, "from"`;
+  const seriesSql = (source: string) =>
+    `SELECT venue_id::VARCHAR AS venue, metric, strftime(ts, '%Y-%m-%d') AS day, granularity, value FROM ${source} WHERE stream = 'venue-footfall-history' ORDER BY venue, day, metric`;
+  const summarySql = (source: string) =>
+    `SELECT venue_id::VARCHAR AS project, metric, period_start::VARCHAR AS "from", period_end::VARCHAR AS "to", value FROM ${source} WHERE stream = 'project-footfall-summary' ORDER BY project, "from"`;
   const byKey = <T extends Record<string, unknown>>(rows: T[]) => rows.map((row) => JSON.stringify(row)).sort();
   expect(byKey(await queryRows(fx.warehousePath, seriesSql('series_points')))).toEqual(byKey(series));
   expect(byKey(await queryRows(fx.warehousePath, summarySql('summary_values')))).toEqual(byKey(summaries));
 
   // A config row copying a built-in endpoint loads what the built-in row loads.
-  const copySql = (stream: string) => `SELECT venue_id::VARCHAR AS venue, metric, granularity, ts::VARCHAR AS ts, value FROM series_points WHERE stream = '${stream}' ORDER BY ALL`;
+  const copySql = (stream: string) =>
+    `SELECT venue_id::VARCHAR AS venue, metric, granularity, ts::VARCHAR AS ts, value FROM series_points WHERE stream = '${stream}' ORDER BY ALL`;
   const builtIn = await queryRows(fx.warehousePath, copySql('venue-users-history'));
   expect(builtIn.length).toBe(fx.venues.length * days.length * 2);
   expect(await queryRows(fx.warehousePath, copySql('my-users-history'))).toEqual(builtIn);
@@ -93,6 +115,10 @@ it('extracts, normalizes, loads and exports a made-up endpoint row', async () =>
   const exported = await fx.cli(['export']);
   expect(exported.code, describeRun(exported)).toBe(0);
   const parquet = join(fx.dir, 'parquet');
-  expect(byKey(await queryRows(fx.warehousePath, seriesSql(`read_parquet('${parquet}/series_points/**/*.parquet', hive_partitioning = true)`)))).toEqual(byKey(series));
-  expect(byKey(await queryRows(fx.warehousePath, summarySql(`read_parquet('${parquet}/summary_values/**/*.parquet', hive_partitioning = true)`)))).toEqual(byKey(summaries));
+  expect(byKey(await queryRows(fx.warehousePath, seriesSql(`read_parquet('${parquet}/series_points/**/*.parquet', hive_partitioning = true)`)))).toEqual(
+    byKey(series),
+  );
+  expect(byKey(await queryRows(fx.warehousePath, summarySql(`read_parquet('${parquet}/summary_values/**/*.parquet', hive_partitioning = true)`)))).toEqual(
+    byKey(summaries),
+  );
 });

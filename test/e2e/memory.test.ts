@@ -39,13 +39,21 @@ it('peak RSS of a backfill barely grows from S to 10×S', async () => {
     const run = await fx.cli(args, { configPath, ...measure });
     expect(run.code, describeRun(run)).toBe(0);
     const [stored] = await queryRows(warehousePath, `SELECT count(*)::INTEGER AS n FROM series_points`);
-    results.push({ venues, mb: peakMb(run), rows: Number(stored!.n), requests: summaryNumber(run.stdout, /requests: ([\d,]+)/), seconds: run.durationMs / 1000 });
+    results.push({
+      venues,
+      mb: peakMb(run),
+      rows: Number(stored!.n),
+      requests: summaryNumber(run.stdout, /requests: ([\d,]+)/),
+      seconds: run.durationMs / 1000,
+    });
   }
   const [small, large] = results as [(typeof results)[0], (typeof results)[0]];
   expect(large.rows).toBe(10 * small.rows);
   console.log(
     `peak RSS of \`venue-etl ${args.join(' ')}\` (measured with ${existsSync(TIME) ? `${TIME} -v` : 'VmHWM sampling'}):\n` +
-      results.map((r) => `  ${String(r.venues).padStart(2)} venues: ${r.mb} MB peak, ${r.rows} rows, ${r.requests} requests, ${r.seconds.toFixed(1)} s`).join('\n'),
+      results
+        .map((r) => `  ${String(r.venues).padStart(2)} venues: ${r.mb} MB peak, ${r.rows} rows, ${r.requests} requests, ${r.seconds.toFixed(1)} s`)
+        .join('\n'),
   );
   expect(small.mb).toBeLessThan(1024);
   expect(large.mb).toBeLessThan(1024);

@@ -31,7 +31,11 @@ export async function startMutatingProxy(target: string, mutate: Mutation): Prom
         if (typeof value === 'string') headers[name] = value;
       }
       const answer = await fetch(`${target}${path}`, { headers });
-      return { status: answer.status, contentType: answer.headers.get('content-type') ?? 'application/vnd.api+json', body: Buffer.from(await answer.arrayBuffer()) };
+      return {
+        status: answer.status,
+        contentType: answer.headers.get('content-type') ?? 'application/vnd.api+json',
+        body: Buffer.from(await answer.arrayBuffer()),
+      };
     }),
   );
 }

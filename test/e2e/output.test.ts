@@ -25,7 +25,10 @@ function expectFits(text: string, width: number): void {
 }
 
 function logLines(result: CliResult): { level: number; msg: string; [key: string]: unknown }[] {
-  return result.stderr.split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as { level: number; msg: string });
+  return result.stderr
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as { level: number; msg: string });
 }
 
 interface StreamDetail {
@@ -36,7 +39,10 @@ interface StreamDetail {
 }
 
 async function runDetail(runId: string): Promise<{ streams: StreamDetail[]; rowsWritten: number; requests: number }> {
-  const [row] = await queryRows(fx.warehousePath, `SELECT detail->'streams' AS streams, rows_written::INTEGER AS rows_written, requests::INTEGER AS requests FROM sync_runs WHERE run_id = '${runId}'`);
+  const [row] = await queryRows(
+    fx.warehousePath,
+    `SELECT detail->'streams' AS streams, rows_written::INTEGER AS rows_written, requests::INTEGER AS requests FROM sync_runs WHERE run_id = '${runId}'`,
+  );
   return { streams: JSON.parse(String(row!.streams)) as StreamDetail[], rowsWritten: Number(row!.rows_written), requests: Number(row!.requests) };
 }
 
@@ -60,7 +66,10 @@ describe('a sync in an 80-column terminal', () => {
     for (const s of detail.streams) {
       expect(s.slices.done + s.slices.failed + s.slices.skipped).toBe(s.slices.planned);
       // The table row of the stream shows the same figures (a wrapped name continues below it).
-      const row = new RegExp(`^${s.stream.slice(0, 8)}\\S*\\s+${s.slices.done}/${s.slices.planned}\\s+${s.slices.failed}\\s+${s.requests.toLocaleString('en-US')}\\s+${s.rowsWritten.toLocaleString('en-US')}\\s`, 'm');
+      const row = new RegExp(
+        `^${s.stream.slice(0, 8)}\\S*\\s+${s.slices.done}/${s.slices.planned}\\s+${s.slices.failed}\\s+${s.requests.toLocaleString('en-US')}\\s+${s.rowsWritten.toLocaleString('en-US')}\\s`,
+        'm',
+      );
       expect(first.stdout).toMatch(row);
     }
   });
@@ -81,7 +90,14 @@ describe('a sync in an 80-column terminal', () => {
   it('prints the run summary as one JSON document with --format json', async () => {
     const json = await fx.cli(['sync', '--format', 'json'], narrow());
     expect(json.code, describeRun(json)).toBe(0);
-    const summary = JSON.parse(json.stdout) as { runId: string; status: string; exitCode: number; rowsWritten: number; requests: number; streams: StreamDetail[] };
+    const summary = JSON.parse(json.stdout) as {
+      runId: string;
+      status: string;
+      exitCode: number;
+      rowsWritten: number;
+      requests: number;
+      streams: StreamDetail[];
+    };
     expect(summary).toMatchObject({ status: 'succeeded', exitCode: 0 });
     const detail = await runDetail(summary.runId);
     expect(summary.streams).toEqual(detail.streams);
@@ -102,7 +118,11 @@ describe('read commands at 80 columns and as JSON', () => {
     expectFits(table.stdout, WIDTH);
     const json = await fx.cli(['status', '--format', 'json'], narrow());
     expect(json.code, describeRun(json)).toBe(0);
-    const status = JSON.parse(json.stdout) as { streams: { stream: string; oldest_cursor: string }[]; lastRuns: { run_id: string; status: string }[]; failedSlices: unknown[] };
+    const status = JSON.parse(json.stdout) as {
+      streams: { stream: string; oldest_cursor: string }[];
+      lastRuns: { run_id: string; status: string }[];
+      failedSlices: unknown[];
+    };
     expect(status.streams.length).toBeGreaterThan(5);
     for (const s of status.streams) {
       expect(table.stdout).toContain(s.stream);
@@ -120,7 +140,8 @@ describe('read commands at 80 columns and as JSON', () => {
     const result = JSON.parse(json.stdout) as { passed: boolean; checks: { name: string; status: string; rows: number }[] };
     expect(result.checks.length).toBeGreaterThan(3);
     expect(result.passed).toBe(table.code === 0);
-    for (const check of result.checks) expect(table.stdout).toMatch(new RegExp(`^${check.name}\\s+${check.status === 'ok' ? 'ok' : check.status.toUpperCase()}\\s+${check.rows}\\b`, 'm'));
+    for (const check of result.checks)
+      expect(table.stdout).toMatch(new RegExp(`^${check.name}\\s+${check.status === 'ok' ? 'ok' : check.status.toUpperCase()}\\s+${check.rows}\\b`, 'm'));
   });
 
   it('the report list and jobs fit and have --format json', async () => {
@@ -134,7 +155,10 @@ describe('read commands at 80 columns and as JSON', () => {
     const jobs = await fx.cli(['jobs', '--after', '2026-03-28T12:00:00Z'], narrow());
     expect(jobs.code, describeRun(jobs)).toBe(0);
     expectFits(jobs.stdout, WIDTH);
-    const listed = JSON.parse((await fx.cli(['jobs', '--after', '2026-03-28T12:00:00Z', '--format', 'json'], narrow())).stdout) as { timezone: string; jobs: { name: string; schedule: string; next: string[] }[] };
+    const listed = JSON.parse((await fx.cli(['jobs', '--after', '2026-03-28T12:00:00Z', '--format', 'json'], narrow())).stdout) as {
+      timezone: string;
+      jobs: { name: string; schedule: string; next: string[] }[];
+    };
     expect(listed.timezone).toBe('UTC');
     expect(listed.jobs.map((j) => j.name)).toContain('nightly-sync');
     for (const job of listed.jobs) {
@@ -202,17 +226,32 @@ function inPty(command: string, at: Fixture): Promise<{ status: number | null; s
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr.resume();
   const guard = setTimeout(() => child.kill('SIGKILL'), 60_000);
-  return new Promise((resolve) => child.on('close', (status) => {
-    clearTimeout(guard);
-    resolve({ status, stdout });
-  }));
+  return new Promise((resolve) =>
+    child.on('close', (status) => {
+      clearTimeout(guard);
+      resolve({ status, stdout });
+    }),
+  );
 }
 
 describe('Ctrl-C during a backfill', () => {
   it('exits with the code of the status the run was recorded with (partial: 3)', async () => {
     const slow = await startFixture({ sim: { venues: 3, days: 60, latencyMs: 40 } });
     try {
-      const args = [CLI, 'backfill', '--from', addDays(todayUtc(), -50), '--to', addDays(todayUtc(), -1), '--window-days', '2', '--config', slow.configPath, '--log-level', 'debug'];
+      const args = [
+        CLI,
+        'backfill',
+        '--from',
+        addDays(todayUtc(), -50),
+        '--to',
+        addDays(todayUtc(), -1),
+        '--window-days',
+        '2',
+        '--config',
+        slow.configPath,
+        '--log-level',
+        'debug',
+      ];
       const child = spawn(process.execPath, args, { env: slow.env, cwd: slow.dir, stdio: ['ignore', 'pipe', 'pipe'] });
       let stderr = '';
       let sent = false;

@@ -5,8 +5,18 @@
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import {
-  addDays, assertBuilt, checksums, describeRun, diffMaps, NO_DIFF, queryRows, startFixture, summaryNumber, todayUtc,
-  WRITTEN_COLUMNS, type Fixture,
+  addDays,
+  assertBuilt,
+  checksums,
+  describeRun,
+  diffMaps,
+  NO_DIFF,
+  queryRows,
+  startFixture,
+  summaryNumber,
+  todayUtc,
+  WRITTEN_COLUMNS,
+  type Fixture,
 } from './harness.js';
 import { expectedSeries, storedSeries } from './truth.js';
 
@@ -41,7 +51,10 @@ it('one-day backfill windows and a one-day backfill load daily points', async ()
   const single = await fx.cli(['backfill', '--from', addDays(today, -20), '--to', addDays(today, -20)]);
   expect(single.code, describeRun(single)).toBe(0);
   expect(await granularities()).toEqual([{ granularity: 'day' }]);
-  for (const [from, to] of [[addDays(today, -12), addDays(today, -8)], [addDays(today, -20), addDays(today, -20)]] as const) {
+  for (const [from, to] of [
+    [addDays(today, -12), addDays(today, -8)],
+    [addDays(today, -20), addDays(today, -20)],
+  ] as const) {
     const range = { venues: fx.venues, streams: STREAMS, from, to };
     const truth = new Map([...expectedSeries(fx.sim, { ...range, from: addDays(from, -1) })].filter(([key]) => key.split('|')[4]!.slice(0, 10) >= from));
     expect(diffMaps(await storedSeries(fx.warehousePath, range), truth)).toEqual(NO_DIFF);
@@ -54,7 +67,10 @@ it('runs that reach today load it but keep the cursor at yesterday (today is not
   expect(sync.code, describeRun(sync)).toBe(0);
   const backfill = await fx.cli(['backfill', '--from', addDays(today, -5), '--to', today, '--streams', 'venue-devices-summary']);
   expect(backfill.code, describeRun(backfill)).toBe(0);
-  const [loaded] = await queryRows(fx.warehousePath, `SELECT strftime(max(ts), '%Y-%m-%d') AS series, (SELECT strftime(max(period_start), '%Y-%m-%d') FROM summary_values) AS summaries FROM series_points`);
+  const [loaded] = await queryRows(
+    fx.warehousePath,
+    `SELECT strftime(max(ts), '%Y-%m-%d') AS series, (SELECT strftime(max(period_start), '%Y-%m-%d') FROM summary_values) AS summaries FROM series_points`,
+  );
   expect(loaded).toEqual({ series: today, summaries: today });
   const cursors = await queryRows(fx.warehousePath, `SELECT stream, strftime(cursor_date, '%Y-%m-%d') AS d FROM sync_cursors ORDER BY stream`);
   expect(cursors).toEqual([...STREAMS, 'venue-devices-summary'].sort().map((stream) => ({ stream, d: yesterday })));

@@ -4,12 +4,34 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  addDays, assertBuilt, checksums, cursorsOf, describeRun, diffMaps, duplicateKeys, NO_DIFF, queryRows, runsOf, startFixture,
-  summaryNumber, todayUtc, WRITTEN_COLUMNS, type Fixture,
+  addDays,
+  assertBuilt,
+  checksums,
+  cursorsOf,
+  describeRun,
+  diffMaps,
+  duplicateKeys,
+  NO_DIFF,
+  queryRows,
+  runsOf,
+  startFixture,
+  summaryNumber,
+  todayUtc,
+  WRITTEN_COLUMNS,
+  type Fixture,
 } from './harness.js';
 import {
-  expectedAccounts, expectedRoles, expectedSeries, expectedSummaries, SERIES, storedAccounts, storedRoles, storedSeries,
-  storedSummaries, SUMMARY_KIND, type Range,
+  expectedAccounts,
+  expectedRoles,
+  expectedSeries,
+  expectedSummaries,
+  SERIES,
+  storedAccounts,
+  storedRoles,
+  storedSeries,
+  storedSummaries,
+  SUMMARY_KIND,
+  type Range,
 } from './truth.js';
 
 const LOOKBACK = 3;
@@ -54,7 +76,15 @@ describe('sync', () => {
     const summaries = await storedSummaries(path, all);
     expect(diffMaps(summaries, expectedSummaries(fx.sim, all))).toEqual(NO_DIFF);
     const ratingMetrics = await queryRows(path, `SELECT DISTINCT metric FROM summary_values WHERE stream = 'rating-summary' ORDER BY metric`);
-    expect(ratingMetrics.map((r) => r.metric)).toEqual(['average_rate', 'rates_count', 'rates_per_value.1', 'rates_per_value.2', 'rates_per_value.3', 'rates_per_value.4', 'rates_per_value.5']);
+    expect(ratingMetrics.map((r) => r.metric)).toEqual([
+      'average_rate',
+      'rates_count',
+      'rates_per_value.1',
+      'rates_per_value.2',
+      'rates_per_value.3',
+      'rates_per_value.4',
+      'rates_per_value.5',
+    ]);
     // Every summary period is one day.
     expect(await queryRows(path, `SELECT count(*)::INTEGER AS n FROM summary_values WHERE period_end <> period_start`)).toEqual([{ n: 0 }]);
 
@@ -139,10 +169,13 @@ describe('sync', () => {
     expect(diffMaps(await storedSeries(path, recent), newTruth.series)).toEqual(NO_DIFF);
     expect(diffMaps(await storedSummaries(path, recent), newTruth.summaries)).toEqual(NO_DIFF);
     // Before the lookback: what the first run loaded, untouched (the sync does not look there).
-    const keep = (map: Map<string, number | null>, range: Range) => new Map([...map].filter(([key]) => {
-      const day = key.split('|')[4]!.slice(0, 10);
-      return day >= range.from && day <= range.to;
-    }));
+    const keep = (map: Map<string, number | null>, range: Range) =>
+      new Map(
+        [...map].filter(([key]) => {
+          const day = key.split('|')[4]!.slice(0, 10);
+          return day >= range.from && day <= range.to;
+        }),
+      );
     expect(diffMaps(await storedSeries(path, older), keep(oldTruth.series, older))).toEqual(NO_DIFF);
     expect(diffMaps(await storedSummaries(path, older), keep(oldTruth.summaries, older))).toEqual(NO_DIFF);
     const writers = await queryRows(
@@ -208,5 +241,8 @@ describe('sync', () => {
 });
 
 function sqlList(values: readonly string[]): string {
-  return `[${[...values].sort().map((v) => `'${v}'`).join(', ')}]::VARCHAR[]`;
+  return `[${[...values]
+    .sort()
+    .map((v) => `'${v}'`)
+    .join(', ')}]::VARCHAR[]`;
 }

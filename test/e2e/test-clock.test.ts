@@ -21,5 +21,10 @@ it('the CLI and the simulator run on the tests’ clock: no skew, yesterday of t
   expect(run.code, describeRun(run)).toBe(0);
   const [row] = await queryRows(fx.warehousePath, `SELECT detail::VARCHAR AS d FROM sync_runs`);
   const clock = (JSON.parse(String(row?.d)) as { clock: Record<string, unknown> }).clock;
-  expect(clock).toMatchObject({ machine: new Date(TEST_NOW).toISOString(), api: new Date(TEST_NOW).toISOString(), skewSeconds: 0, lastCompleteDay: addDays(todayUtc(), -1) });
+  expect(clock).toMatchObject({
+    machine: new Date(TEST_NOW).toISOString(),
+    api: new Date(TEST_NOW).toISOString(),
+    skewSeconds: 0,
+    lastCompleteDay: addDays(todayUtc(), -1),
+  });
 });

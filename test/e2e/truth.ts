@@ -7,15 +7,20 @@ import { eachDay } from './harness.js';
 import { queryRows } from './warehouse-reads.js';
 
 export const SERIES: readonly SeriesStream[] = ['venue-devices-history', 'venue-users-history', 'venue-remarketing-history', 'rating-history'];
-export const SUMMARIES: readonly SummaryStream[] = ['venue-devices-summary', 'venue-users-login-methods', 'venue-users-status', 'venue-users-summary', 'rating-summary'];
+export const SUMMARIES: readonly SummaryStream[] = [
+  'venue-devices-summary',
+  'venue-users-login-methods',
+  'venue-users-status',
+  'venue-users-summary',
+  'rating-summary',
+];
 export const RATING_STATISTICS = 'rating-statistics-summaries';
 /** Every summary-kind stream (the five above plus the rating statistics list). */
 export const SUMMARY_KIND: readonly string[] = [...SUMMARIES, RATING_STATISTICS];
 
 const seriesKey = (venue: string, stream: string, metric: string, granularity: string, ms: number): string =>
   `${venue}|${stream}|${metric}|${granularity}|${new Date(ms).toISOString()}`;
-const summaryKey = (venue: string, stream: string, metric: string, start: string, end: string): string =>
-  `${venue}|${stream}|${metric}|${start}|${end}`;
+const summaryKey = (venue: string, stream: string, metric: string, start: string, end: string): string => `${venue}|${stream}|${metric}|${start}|${end}`;
 
 export interface Range {
   readonly venues: readonly string[];
@@ -95,7 +100,11 @@ export interface RoleFacts {
 }
 
 /** Current roles per `scope|role`: the venues' lists (own and inherited) and the projects' lists. */
-export function expectedRoles(sim: Simulator, venues: readonly string[], projects: readonly string[]): { venue: Map<string, RoleFacts>; project: Map<string, RoleFacts> } {
+export function expectedRoles(
+  sim: Simulator,
+  venues: readonly string[],
+  projects: readonly string[],
+): { venue: Map<string, RoleFacts>; project: Map<string, RoleFacts> } {
   const facts = (resource: RoleResourceLike, inherited: boolean): RoleFacts => {
     const from = resource.attributes['inherited-from'];
     return {
@@ -113,13 +122,26 @@ export function expectedRoles(sim: Simulator, venues: readonly string[], project
 }
 
 export async function storedRoles(path: string): Promise<{ venue: Map<string, RoleFacts>; project: Map<string, RoleFacts> }> {
-  const venueRows = await queryRows(path, `SELECT venue_id::VARCHAR AS s, role_id::VARCHAR AS r, account_id::VARCHAR AS a, name, inherited_from, permissions FROM current_venue_roles`);
-  const projectRows = await queryRows(path, `SELECT project_id::VARCHAR AS s, role_id::VARCHAR AS r, account_id::VARCHAR AS a, name, NULL AS inherited_from, permissions FROM current_project_roles`);
+  const venueRows = await queryRows(
+    path,
+    `SELECT venue_id::VARCHAR AS s, role_id::VARCHAR AS r, account_id::VARCHAR AS a, name, inherited_from, permissions FROM current_venue_roles`,
+  );
+  const projectRows = await queryRows(
+    path,
+    `SELECT project_id::VARCHAR AS s, role_id::VARCHAR AS r, account_id::VARCHAR AS a, name, NULL AS inherited_from, permissions FROM current_project_roles`,
+  );
   const toMap = (rows: readonly Record<string, unknown>[]) =>
-    new Map(rows.map((row) => [`${row.s}|${row.r}`, {
-      account: String(row.a), name: String(row.name), inheritedFrom: (row.inherited_from as string | null) ?? null,
-      permissions: [...(row.permissions as string[])].sort(),
-    }]));
+    new Map(
+      rows.map((row) => [
+        `${row.s}|${row.r}`,
+        {
+          account: String(row.a),
+          name: String(row.name),
+          inheritedFrom: (row.inherited_from as string | null) ?? null,
+          permissions: [...(row.permissions as string[])].sort(),
+        },
+      ]),
+    );
   return { venue: toMap(venueRows), project: toMap(projectRows) };
 }
 
@@ -161,14 +183,19 @@ export async function storedAccounts(path: string): Promise<Map<string, AccountF
     `SELECT account_id::VARCHAR AS id, email, full_name, epoch_ms(confirmed_at)::DOUBLE AS confirmed_ms, language, roles_names,
        tags::VARCHAR AS tags, created_by_id, is_me FROM accounts`,
   );
-  return new Map(rows.map((r) => [String(r.id), {
-    email: String(r.email),
-    fullName: String(r.full_name),
-    confirmedAtMs: r.confirmed_ms === null ? null : Number(r.confirmed_ms),
-    language: String(r.language),
-    rolesNames: r.roles_names as string[],
-    tags: JSON.parse(String(r.tags)) as unknown[],
-    createdById: (r.created_by_id as string | null) ?? null,
-    isMe: r.is_me === true,
-  }]));
+  return new Map(
+    rows.map((r) => [
+      String(r.id),
+      {
+        email: String(r.email),
+        fullName: String(r.full_name),
+        confirmedAtMs: r.confirmed_ms === null ? null : Number(r.confirmed_ms),
+        language: String(r.language),
+        rolesNames: r.roles_names as string[],
+        tags: JSON.parse(String(r.tags)) as unknown[],
+        createdById: (r.created_by_id as string | null) ?? null,
+        isMe: r.is_me === true,
+      },
+    ]),
+  );
 }

@@ -96,11 +96,15 @@ export async function runsOf(path: string): Promise<RunRecord[]> {
      FROM sync_runs ORDER BY run_id`,
   );
   return rows.map((row) => ({
-    runId: String(row.run_id), job: String(row.job), status: String(row.status), requests: Number(row.requests),
-    retries: Number(row.retries), rowsWritten: Number(row.rows_written), errors: Number(row.errors),
+    runId: String(row.run_id),
+    job: String(row.job),
+    status: String(row.status),
+    requests: Number(row.requests),
+    retries: Number(row.retries),
+    rowsWritten: Number(row.rows_written),
+    errors: Number(row.errors),
   }));
 }
-
 
 // ---------------------------------------------------------------------------------------
 // Comparing keyed values

@@ -29,7 +29,14 @@ async function accountsApi(known: ReadonlySet<string>, options: { failFilter?: n
     const next = number * size < ids.length ? new URL(url) : undefined;
     next?.searchParams.set('page[number]', String(number + 1));
     const link = next ? `${api.url}${next.pathname}${next.search}` : null;
-    sendJson(res, 200, listDocument(slice.map((id) => resource(id)), { next: link }));
+    sendJson(
+      res,
+      200,
+      listDocument(
+        slice.map((id) => resource(id)),
+        { next: link },
+      ),
+    );
   });
   return api;
 }

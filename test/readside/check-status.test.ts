@@ -50,7 +50,15 @@ describe('venue-etl check', () => {
     const run = await runCli(['check', '--config', cleanConfig]);
     expect(run.code, run.stdout + run.stderr).toBe(0);
     expect(run.stdout).toMatch(/^check\s+status\s+rows found\s+sample/);
-    for (const name of ['series-gaps', 'series-duplicate-keys', 'summary-duplicate-keys', 'stale-streams', 'summary-vs-series', 'series-partial-hours', 'hours-vs-days']) {
+    for (const name of [
+      'series-gaps',
+      'series-duplicate-keys',
+      'summary-duplicate-keys',
+      'stale-streams',
+      'summary-vs-series',
+      'series-partial-hours',
+      'hours-vs-days',
+    ]) {
       expect(run.stdout).toMatch(new RegExp(`^${name}\\s+ok\\s+0`, 'm'));
     }
     expect(run.stdout).toContain('all 7 checks passed');
@@ -59,7 +67,9 @@ describe('venue-etl check', () => {
   it('finds the gap, the duplicates, the stale cursor and the disagreeing summary (exit 1)', async () => {
     const run = await runCli(['check', '--config', brokenConfig, '--log-level', 'silent']);
     expect(run.code).toBe(1);
-    expect(run.stdout).toMatch(new RegExp(`^series-gaps\\s+FAILED\\s+1\\s+venue_id=${V1} stream=venue-users-history granularity=day gap_from=${gapDay} gap_to=${gapDay}`, 'm'));
+    expect(run.stdout).toMatch(
+      new RegExp(`^series-gaps\\s+FAILED\\s+1\\s+venue_id=${V1} stream=venue-users-history granularity=day gap_from=${gapDay} gap_to=${gapDay}`, 'm'),
+    );
     expect(run.stdout).toMatch(new RegExp(`^series-duplicate-keys\\s+FAILED\\s+1\\s+venue_id=${V2} stream=rating-history metric=rates-average`, 'm'));
     expect(run.stdout).toMatch(/^summary-duplicate-keys\s+FAILED\s+1\s+venue_id=/m);
     expect(run.stdout).toMatch(new RegExp(`^stale-streams\\s+FAILED\\s+1\\s+stream=venue-remarketing-history scope_id=${V2} cursor_date=${utcDay(-9)}`, 'm'));

@@ -59,10 +59,7 @@ describe('parquet export', () => {
     await compareWithParquet(warehouse, parquet);
     const manifest = JSON.parse(readFileSync(join(parquet, MANIFEST_FILE), 'utf8')) as { tables: Record<string, { rows: number }> };
     expect(Object.keys(manifest.tables).sort()).toEqual(EXPORT_TABLES.map((t) => t.name).sort());
-    const [compression] = await runOnFile(
-      warehouse,
-      `SELECT list(DISTINCT compression) AS c FROM parquet_metadata('${parquet}/series_points/**/*.parquet')`,
-    );
+    const [compression] = await runOnFile(warehouse, `SELECT list(DISTINCT compression) AS c FROM parquet_metadata('${parquet}/series_points/**/*.parquet')`);
     expect(compression.c).toEqual(['ZSTD']);
   });
 
@@ -87,10 +84,7 @@ describe('parquet export', () => {
     );
     expect(misplacedSummaries.n).toBe(0);
     // The stream lives in the path only, as hive partitioning has it.
-    const [described] = await runOnFile(
-      warehouse,
-      `SELECT list(name) AS names FROM parquet_schema('${parquet}/series_points/**/*.parquet')`,
-    );
+    const [described] = await runOnFile(warehouse, `SELECT list(name) AS names FROM parquet_schema('${parquet}/series_points/**/*.parquet')`);
     expect(described.names).not.toContain('stream');
   });
 

@@ -78,7 +78,9 @@ export async function withFile<T>(path: string, work: (query: (sql: string) => P
 /** An empty warehouse: every `sql/migrations/*.sql`, in order, recorded like the migration runner does. */
 export async function createWarehouse(path: string): Promise<void> {
   const dir = join(repoRoot, 'sql', 'migrations');
-  const files = readdirSync(dir).filter((f) => /^\d{3,}_.+\.sql$/.test(f)).sort();
+  const files = readdirSync(dir)
+    .filter((f) => /^\d{3,}_.+\.sql$/.test(f))
+    .sort();
   await runOnFile(path, [
     ...files.map((f) => readFileSync(join(dir, f), 'utf8')),
     ...files.map((f) => `INSERT INTO schema_migrations (version, name) VALUES (${Number(f.slice(0, 3))}, '${f.slice(4, -4)}')`),

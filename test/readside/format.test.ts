@@ -42,7 +42,16 @@ describe('output formats', () => {
               MAP {'k': 1} AS m, TIME '01:02:03' AS t`,
     );
     expect(JSON.parse(formatJson(result))).toEqual([
-      { max_safe: 9007199254740991, below: '-9007199254740992', dec: 12.345, inf: 'Infinity', before_epoch: '1969-12-31T23:59:59.5Z', iv: '2 days', m: { k: 1 }, t: '01:02:03' },
+      {
+        max_safe: 9007199254740991,
+        below: '-9007199254740992',
+        dec: 12.345,
+        inf: 'Infinity',
+        before_epoch: '1969-12-31T23:59:59.5Z',
+        iv: '2 days',
+        m: { k: 1 },
+        t: '01:02:03',
+      },
     ]);
     expect(formatJson(await query('SELECT 1 AS a WHERE false'))).toBe('[]\n');
   });

@@ -8,7 +8,6 @@ import { DAYS, report, repoRoot, runCli, runOnFile, seededWarehouse, tempDir, ut
 
 const REQUIRED = ['daily-devices', 'daily-logins', 'login-method-shares', 'rating-distribution', 'remarketing-trend', 'venue-access', 'freshness'];
 
-
 describe('named reports', () => {
   const { dir, cleanup } = tempDir();
   const warehouse = join(dir, 'warehouse.duckdb');
@@ -106,7 +105,8 @@ describe('named reports', () => {
     expect(utc.some((r) => String(r.metric).startsWith('unique-') || r.metric === 'rates-average')).toBe(false);
     // Two hours east of UTC, every hour's share of the week moves two hours later.
     const east = await onWarehouse('peak-hours', { venues: [V2], tz: 'Etc/GMT-2' });
-    const everyDay = (rows: typeof utc, shift: number) => new Map(rows.filter((r) => r.weekday === null && r.venue_id === V2).map((r) => [`${String(r.metric)}|${(Number(r.hour) + shift) % 24}`, r.share]));
+    const everyDay = (rows: typeof utc, shift: number) =>
+      new Map(rows.filter((r) => r.weekday === null && r.venue_id === V2).map((r) => [`${String(r.metric)}|${(Number(r.hour) + shift) % 24}`, r.share]));
     expect(everyDay(east, 0)).toEqual(everyDay(utc, 2));
     expect(await onWarehouse('peak-hours', { venues: [V2], tz: 'UTC' })).toEqual(utc);
   });

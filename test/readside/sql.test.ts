@@ -166,7 +166,12 @@ describe('venue-etl sql', () => {
     const cli = await sql(queries[0], '--format', 'json', '--parquet');
     expect(cli.code, cli.stderr).toBe(0);
     expect(cli.stdout).toBe(await withSource(openWarehouseSource(config_.warehouse), queries[0]));
-    const columns = await sql(`SELECT column_name, data_type FROM information_schema.columns WHERE table_name = 'series_points' ORDER BY ordinal_position`, '--format', 'csv', '--parquet');
+    const columns = await sql(
+      `SELECT column_name, data_type FROM information_schema.columns WHERE table_name = 'series_points' ORDER BY ordinal_position`,
+      '--format',
+      'csv',
+      '--parquet',
+    );
     expect(columns.stdout).toContain('venue_id,UUID\r\nstream,VARCHAR\r\nmetric,VARCHAR');
     expect(columns.stdout).not.toContain('month');
 

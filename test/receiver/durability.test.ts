@@ -57,8 +57,14 @@ function receiverScript(mergeIntervalMs: number): string {
 
 function restart(mergeIntervalMs = 0) {
   return startReceiver({
-    host: '127.0.0.1', port: 0, authorization: AUTH, maxBodyBytes: 65536, journalDir: journalDir(),
-    warehousePath: warehousePath(), logger: capturedLogger('info').logger, mergeIntervalMs,
+    host: '127.0.0.1',
+    port: 0,
+    authorization: AUTH,
+    maxBodyBytes: 65536,
+    journalDir: journalDir(),
+    warehousePath: warehousePath(),
+    logger: capturedLogger('info').logger,
+    mergeIntervalMs,
   });
 }
 

@@ -23,7 +23,10 @@ afterAll(() => {
 
 const LIMITS = { maxRecords: 1_000_000, maxBytes: 1 << 30 };
 const segmentFiles = (dir: string): { name: string; size: number }[] =>
-  readdirSync(dir).filter(isSegmentName).sort().map((name) => ({ name, size: statSync(join(dir, name)).size }));
+  readdirSync(dir)
+    .filter(isSegmentName)
+    .sort()
+    .map((name) => ({ name, size: statSync(join(dir, name)).size }));
 
 async function journaledBodies(dir: string): Promise<string[]> {
   const bodies: string[] = [];
@@ -57,8 +60,15 @@ describe('the journal on a full disk', () => {
       const journalDir = join(disk.dir, `journal-litter-${maxSegmentBytes}`);
       const warehousePath = join(temp.dir, `litter-${maxSegmentBytes}.duckdb`);
       const receiver = await startReceiver({
-        host: '127.0.0.1', port: 0, authorization: AUTH, maxBodyBytes: 65536, journalDir, warehousePath,
-        logger: capturedLogger().logger, mergeIntervalMs: 0, maxSegmentBytes,
+        host: '127.0.0.1',
+        port: 0,
+        authorization: AUTH,
+        maxBodyBytes: 65536,
+        journalDir,
+        warehousePath,
+        logger: capturedLogger().logger,
+        mergeIntervalMs: 0,
+        maxSegmentBytes,
       });
       try {
         const accepted = [eventBody({ visits: 1 })];
@@ -96,8 +106,14 @@ describe('the journal on a full disk', () => {
     mkdirSync(journalDir, { recursive: true });
     const warehousePath = join(temp.dir, 'merge.duckdb');
     const receiver = await startReceiver({
-      host: '127.0.0.1', port: 0, authorization: AUTH, maxBodyBytes: 65536, journalDir, warehousePath,
-      logger: capturedLogger().logger, mergeIntervalMs: 0,
+      host: '127.0.0.1',
+      port: 0,
+      authorization: AUTH,
+      maxBodyBytes: 65536,
+      journalDir,
+      warehousePath,
+      logger: capturedLogger().logger,
+      mergeIntervalMs: 0,
     });
     const answered = new Map<string, number>();
     try {
@@ -119,6 +135,9 @@ describe('the journal on a full disk', () => {
     const normalized = (body: string): string => JSON.stringify(JSON.parse(body));
     const refusedButStored = [...answered].filter(([body, status]) => status !== 200 && stored.has(normalized(body)));
     const acknowledgedButLost = [...answered].filter(([body, status]) => status === 200 && !stored.has(normalized(body)));
-    expect({ refusedButStored: refusedButStored.length, acknowledgedButLost: acknowledgedButLost.length }).toEqual({ refusedButStored: 0, acknowledgedButLost: 0 });
+    expect({ refusedButStored: refusedButStored.length, acknowledgedButLost: acknowledgedButLost.length }).toEqual({
+      refusedButStored: 0,
+      acknowledgedButLost: 0,
+    });
   });
 });

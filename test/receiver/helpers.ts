@@ -73,9 +73,7 @@ export function post(url: string, body: string | Buffer | undefined, options: Po
       let text = '';
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => (text += chunk));
-      res.on('end', () =>
-        resolvePromise({ status: res.statusCode ?? 0, headers: res.headers, body: text, json: () => replySchema.parse(JSON.parse(text)) }),
-      );
+      res.on('end', () => resolvePromise({ status: res.statusCode ?? 0, headers: res.headers, body: text, json: () => replySchema.parse(JSON.parse(text)) }));
       res.on('error', reject);
     });
     req.on('error', reject);
@@ -169,7 +167,9 @@ export async function readTables(path: string): Promise<{
   const warehouse = await openWarehouse(path, { readOnly: true });
   try {
     return {
-      events: await warehouse.query<StoredEvent>('SELECT event_id, user_id::VARCHAR AS user_id, venue_id::VARCHAR AS venue_id, body::VARCHAR AS body FROM upsert_events ORDER BY event_id'),
+      events: await warehouse.query<StoredEvent>(
+        'SELECT event_id, user_id::VARCHAR AS user_id, venue_id::VARCHAR AS venue_id, body::VARCHAR AS body FROM upsert_events ORDER BY event_id',
+      ),
       users: await warehouse.query('SELECT * EXCLUDE (updated_at) FROM users ORDER BY user_id'),
       venues: await warehouse.query('SELECT * EXCLUDE (updated_at) FROM venues ORDER BY venue_id'),
       history: await warehouse.query(

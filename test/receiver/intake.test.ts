@@ -40,14 +40,34 @@ function withUser(user: Record<string, unknown>): string {
 describe('requests the receiver refuses', () => {
   const cases: readonly { name: string; status: number; send: () => ReturnType<typeof post>; field?: string }[] = [
     { name: 'no Authorization', status: 401, send: () => post(receiver.url, eventBody(), { headers: { 'content-type': 'application/json' } }) },
-    { name: 'a wrong Authorization', status: 401, send: () => post(receiver.url, eventBody(), { headers: { ...json, authorization: 'Basic d3Jvbmc6d3Jvbmc=' } }) },
+    {
+      name: 'a wrong Authorization',
+      status: 401,
+      send: () => post(receiver.url, eventBody(), { headers: { ...json, authorization: 'Basic d3Jvbmc6d3Jvbmc=' } }),
+    },
     { name: 'the right one plus a character', status: 401, send: () => post(receiver.url, eventBody(), { headers: { ...json, authorization: `${AUTH}x` } }) },
-    { name: 'the right one minus a character', status: 401, send: () => post(receiver.url, eventBody(), { headers: { ...json, authorization: AUTH.slice(0, -1) } }) },
-    { name: 'the right one in other letter case', status: 401, send: () => post(receiver.url, eventBody(), { headers: { ...json, authorization: AUTH.toLowerCase() } }) },
-    { name: 'only the base64 part', status: 401, send: () => post(receiver.url, eventBody(), { headers: { ...json, authorization: AUTH.replace(/^Basic /, '') } }) },
+    {
+      name: 'the right one minus a character',
+      status: 401,
+      send: () => post(receiver.url, eventBody(), { headers: { ...json, authorization: AUTH.slice(0, -1) } }),
+    },
+    {
+      name: 'the right one in other letter case',
+      status: 401,
+      send: () => post(receiver.url, eventBody(), { headers: { ...json, authorization: AUTH.toLowerCase() } }),
+    },
+    {
+      name: 'only the base64 part',
+      status: 401,
+      send: () => post(receiver.url, eventBody(), { headers: { ...json, authorization: AUTH.replace(/^Basic /, '') } }),
+    },
     { name: 'a wrong Content-Type', status: 415, send: () => post(receiver.url, eventBody(), { headers: { ...json, 'content-type': 'text/plain' } }) },
     { name: 'no Content-Type', status: 415, send: () => post(receiver.url, eventBody(), { headers: { authorization: AUTH } }) },
-    { name: 'a JSON-like but different media type', status: 415, send: () => post(receiver.url, eventBody(), { headers: { ...json, 'content-type': 'application/json-patch+json' } }) },
+    {
+      name: 'a JSON-like but different media type',
+      status: 415,
+      send: () => post(receiver.url, eventBody(), { headers: { ...json, 'content-type': 'application/json-patch+json' } }),
+    },
     {
       name: 'a Content-Length over maxBodyBytes',
       status: 413,

@@ -23,8 +23,15 @@ const warehousePath = (): string => join(temp.dir, 'warehouse.duckdb');
 async function receiver(extra: { maxJournalBytes?: number; mergeIntervalMs?: number } = {}): Promise<RunningReceiver & { log: () => string }> {
   const log = capturedLogger('info');
   const started = await startReceiver({
-    host: '127.0.0.1', port: 0, authorization: AUTH, maxBodyBytes: 65536, journalDir: journalDir(), warehousePath: warehousePath(),
-    logger: log.logger, mergeIntervalMs: 0, ...extra,
+    host: '127.0.0.1',
+    port: 0,
+    authorization: AUTH,
+    maxBodyBytes: 65536,
+    journalDir: journalDir(),
+    warehousePath: warehousePath(),
+    logger: log.logger,
+    mergeIntervalMs: 0,
+    ...extra,
   });
   receivers.push(started);
   return Object.assign(started, { log: log.lines });

@@ -15,12 +15,15 @@ afterEach(() => temp.cleanup());
 /** A full config whose credentials come from variables this test never sets. */
 function writeConfig(journalDir: string, warehousePath: string): string {
   const path = join(temp.dir, 'venue-etl.config.json');
-  writeFileSync(path, JSON.stringify({
-    api: { baseUrl: 'http://127.0.0.1:9', token: '${VENUE_API_TOKEN}' },
-    scope: { venues: [] },
-    warehouse: { path: warehousePath },
-    receiver: { enabled: true, authorization: '${VENUE_RECEIVER_AUTHORIZATION}', journalDir },
-  }));
+  writeFileSync(
+    path,
+    JSON.stringify({
+      api: { baseUrl: 'http://127.0.0.1:9', token: '${VENUE_API_TOKEN}' },
+      scope: { venues: [] },
+      warehouse: { path: warehousePath },
+      receiver: { enabled: true, authorization: '${VENUE_RECEIVER_AUTHORIZATION}', journalDir },
+    }),
+  );
   return path;
 }
 
@@ -29,8 +32,14 @@ describe('venue-etl merge-events', () => {
     const journalDir = join(temp.dir, 'journal');
     const warehousePath = join(temp.dir, 'warehouse.duckdb');
     const receiver = await startReceiver({
-      host: '127.0.0.1', port: 0, authorization: AUTH, maxBodyBytes: 65536, journalDir, warehousePath,
-      logger: capturedLogger().logger, mergeIntervalMs: 0,
+      host: '127.0.0.1',
+      port: 0,
+      authorization: AUTH,
+      maxBodyBytes: 65536,
+      journalDir,
+      warehousePath,
+      logger: capturedLogger().logger,
+      mergeIntervalMs: 0,
     });
     for (let visits = 1; visits <= 5; visits++) expect((await post(receiver.url, eventBody({ visits }))).status).toBe(200);
     await receiver.close();

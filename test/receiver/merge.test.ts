@@ -42,8 +42,17 @@ describe('merging accepted events', () => {
     expect(tables.events).toEqual([{ event_id: sha(body), user_id: USER_1, venue_id: VENUE_1, body }]);
     expect(tables.users).toEqual([
       {
-        user_id: USER_1, email: 'ana@example.com', email_confirmed: true, first_name: 'Ana', last_name: 'Kowalska',
-        phone: '+48123456789', phone_confirmed: false, language: 'pl', birth_date: '1990-04-05', gender: 'female', is_subscribed: true,
+        user_id: USER_1,
+        email: 'ana@example.com',
+        email_confirmed: true,
+        first_name: 'Ana',
+        last_name: 'Kowalska',
+        phone: '+48123456789',
+        phone_confirmed: false,
+        language: 'pl',
+        birth_date: '1990-04-05',
+        gender: 'female',
+        is_subscribed: true,
       },
     ]);
     expect(tables.venues).toEqual([
@@ -139,8 +148,14 @@ describe('merging accepted events', () => {
     temp.cleanup();
     temp = tempDir();
     receiver = await startReceiver({
-      host: '127.0.0.1', port: 0, authorization: AUTH, maxBodyBytes: 65536, journalDir: join(temp.dir, 'journal'),
-      warehousePath: warehousePath(), logger: capturedLogger('info').logger, mergeIntervalMs: 0,
+      host: '127.0.0.1',
+      port: 0,
+      authorization: AUTH,
+      maxBodyBytes: 65536,
+      journalDir: join(temp.dir, 'journal'),
+      warehousePath: warehousePath(),
+      logger: capturedLogger('info').logger,
+      mergeIntervalMs: 0,
     });
     for (const body of bodies) {
       await deliver(body);

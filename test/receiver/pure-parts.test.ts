@@ -35,7 +35,10 @@ describe('text', () => {
   it('refuses a lone surrogate anywhere in the body, naming where', () => {
     const body = (name: string, extra = '') => JSON.parse(eventBody().replace('"Ana"', `"${name}"${extra}`));
     expect(validateEvent(body('An\\\\ud800a'))).toMatchObject({ ok: true });
-    expect(validateEvent(body('An\\ud800a'))).toEqual({ ok: false, problems: [{ path: 'data.user.first-name', message: 'is not valid Unicode text (a lone surrogate)' }] });
+    expect(validateEvent(body('An\\ud800a'))).toEqual({
+      ok: false,
+      problems: [{ path: 'data.user.first-name', message: 'is not valid Unicode text (a lone surrogate)' }],
+    });
     expect(validateEvent(body('Ana', ',"note":[["\\udc00"]]'))).toMatchObject({ ok: false, problems: [{ path: 'data.user.note[0][0]' }] });
     expect(validateEvent(body('\\ud83d\\ude00'))).toMatchObject({ ok: true });
   });

@@ -16,15 +16,20 @@ afterEach(async () => {
   temp.cleanup();
 });
 
-const count = async (): Promise<number> =>
-  (await warehouse.query<{ n: number }>('SELECT count(*)::INTEGER AS n FROM upsert_events'))[0].n;
+const count = async (): Promise<number> => (await warehouse.query<{ n: number }>('SELECT count(*)::INTEGER AS n FROM upsert_events'))[0].n;
 
 describe('a receiver inside a process that already holds the warehouse (serve)', () => {
   it('merges through the lent handle, queued behind the other writers', async () => {
     const writers = new Mutex();
     const receiver = await startReceiver({
-      host: '127.0.0.1', port: 0, authorization: AUTH, maxBodyBytes: 65536, journalDir: join(temp.dir, 'journal'),
-      warehouse: sharedWarehouse(warehouse, (section) => writers.run(section)), logger: capturedLogger().logger, mergeIntervalMs: 0,
+      host: '127.0.0.1',
+      port: 0,
+      authorization: AUTH,
+      maxBodyBytes: 65536,
+      journalDir: join(temp.dir, 'journal'),
+      warehouse: sharedWarehouse(warehouse, (section) => writers.run(section)),
+      logger: capturedLogger().logger,
+      mergeIntervalMs: 0,
     });
     try {
       // A job holds the writer queue (a sync running for minutes)…
@@ -51,15 +56,29 @@ describe('a receiver inside a process that already holds the warehouse (serve)',
 
   it('refuses to start without an authorization value', async () => {
     await expect(
-      startReceiver({ host: '127.0.0.1', port: 0, authorization: ' ', maxBodyBytes: 65536, journalDir: join(temp.dir, 'journal'), warehouse: sharedWarehouse(warehouse), logger: capturedLogger().logger }),
+      startReceiver({
+        host: '127.0.0.1',
+        port: 0,
+        authorization: ' ',
+        maxBodyBytes: 65536,
+        journalDir: join(temp.dir, 'journal'),
+        warehouse: sharedWarehouse(warehouse),
+        logger: capturedLogger().logger,
+      }),
     ).rejects.toMatchObject({ code: 'VENUE_RECEIVER_CONFIG' });
   });
 
   it('lets another command merge a journal with mergeJournal', async () => {
     const journalDir = join(temp.dir, 'journal');
     const receiver = await startReceiver({
-      host: '127.0.0.1', port: 0, authorization: AUTH, maxBodyBytes: 65536, journalDir,
-      warehouse: sharedWarehouse(warehouse), logger: capturedLogger().logger, mergeIntervalMs: 0,
+      host: '127.0.0.1',
+      port: 0,
+      authorization: AUTH,
+      maxBodyBytes: 65536,
+      journalDir,
+      warehouse: sharedWarehouse(warehouse),
+      logger: capturedLogger().logger,
+      mergeIntervalMs: 0,
     });
     for (let visits = 1; visits <= 4; visits++) expect((await post(receiver.url, eventBody({ visits }))).status).toBe(200);
     // While the receiver runs: its segment is the newest, so it is merged but kept.

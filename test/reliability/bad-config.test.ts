@@ -53,14 +53,29 @@ const CASES: readonly BadCase[] = [
   { name: 'bad UUID in scope', args: ['sync'], config: (c) => (c.scope.venues = [...c.scope.venues, 'venue-1']), names: /scope\.venues\[2\]/ },
   { name: 'impossible start date', args: ['sync'], config: (c) => (c.sync.startDate = '2026-02-30'), names: /sync\.startDate/ },
   { name: 'start date in words', args: ['sync'], config: (c) => (c.sync.startDate = 'last monday'), names: /sync\.startDate/ },
-  { name: 'unknown stream in config', args: ['sync'], config: (c) => (c.sync.streams = ['venue-devices-histroy']), names: /sync\.streams\[0\].*venue-devices-histroy/ },
-  { name: 'bad cron expression', args: ['sync'], config: (c) => (c.schedule = { jobs: { 'nightly-sync': '61 25 * * *' } }), names: /schedule\.jobs\.nightly-sync/ },
+  {
+    name: 'unknown stream in config',
+    args: ['sync'],
+    config: (c) => (c.sync.streams = ['venue-devices-histroy']),
+    names: /sync\.streams\[0\].*venue-devices-histroy/,
+  },
+  {
+    name: 'bad cron expression',
+    args: ['sync'],
+    config: (c) => (c.schedule = { jobs: { 'nightly-sync': '61 25 * * *' } }),
+    names: /schedule\.jobs\.nightly-sync/,
+  },
   { name: 'bad time zone', args: ['sync'], config: (c) => (c.schedule = { timezone: 'Mars/Olympus_Mons' }), names: /schedule\.timezone/ },
   { name: 'bad log level in config', args: ['sync'], config: (c) => (c.log.level = 'verbose'), names: /log\.level/ },
   { name: 'receiver port out of range', args: ['sync'], config: (c) => (c.receiver = { port: 70_000 }), names: /receiver\.port/ },
   { name: 'receiver credential too short', args: ['sync'], config: (c) => (c.receiver = { authorization: 'abc' }), names: /receiver\.authorization/ },
   { name: 'no api section for sync', args: ['sync'], config: (c) => Reflect.deleteProperty(c, 'api'), names: /api\.baseUrl/ },
-  { name: 'several problems at once', args: ['sync'], config: (c) => Object.assign(c.api, { concurrency: 0, pageSize: 'x' }), names: /api\.concurrency[\s\S]*api\.pageSize/ },
+  {
+    name: 'several problems at once',
+    args: ['sync'],
+    config: (c) => Object.assign(c.api, { concurrency: 0, pageSize: 'x' }),
+    names: /api\.concurrency[\s\S]*api\.pageSize/,
+  },
   // Arguments
   { name: 'unknown command', args: ['synch'], names: /unknown command "synch"/ },
   { name: 'unknown option', args: ['sync', '--frobnicate'], names: /frobnicate/ },
@@ -142,7 +157,10 @@ it(`refuses ${SELECTED.length} bad configs and arguments with exit 2, a message 
     const ok = result.code === 2 && named && !stack && touched.length === 0 && made === 0;
     return { case: c.name, exit: result.code ?? String(result.signal), named, stack, touched, requests: made, ok };
   });
-  reportTable('bad configs and arguments', outcomes.map((o) => ({ ...o, touched: o.touched.join(',') || '-' })));
+  reportTable(
+    'bad configs and arguments',
+    outcomes.map((o) => ({ ...o, touched: o.touched.join(',') || '-' })),
+  );
   const passed = outcomes.filter((o) => o.ok).length;
   reportFigure('bad-config', {
     cases: outcomes.length,
@@ -153,10 +171,12 @@ it(`refuses ${SELECTED.length} bad configs and arguments with exit 2, a message 
     requests: outcomes.reduce((n, o) => n + o.requests, 0),
     passedPercent: Math.round((1000 * passed) / outcomes.length) / 10,
   });
-  const failures = outcomes.filter((o) => !o.ok).map((o) => {
-    const i = SELECTED.findIndex((c) => c.name === o.case);
-    return `${o.case}: ${JSON.stringify(o)}\n${results[i]!.result.stderr.slice(0, 600)}`;
-  });
+  const failures = outcomes
+    .filter((o) => !o.ok)
+    .map((o) => {
+      const i = SELECTED.findIndex((c) => c.name === o.case);
+      return `${o.case}: ${JSON.stringify(o)}\n${results[i]!.result.stderr.slice(0, 600)}`;
+    });
   expect(failures, failures.join('\n\n')).toEqual([]);
   expect(SELECTED.length).toBeGreaterThanOrEqual(25);
   expect(existsSync(fx.warehousePath)).toBe(false);

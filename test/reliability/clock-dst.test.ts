@@ -33,8 +33,20 @@ interface Case {
 const CASES: readonly Case[] = [
   { name: 'spring forward, daily 02:05', zone: 'Europe/Berlin', expression: '5 2 * * *', day: '2026-03-29', expected: ['2026-03-29T03:00:00+02:00'] },
   { name: 'fall back, daily 02:05', zone: 'Europe/Berlin', expression: '5 2 * * *', day: '2026-10-25', expected: ['2026-10-25T02:05:00+02:00'] },
-  { name: 'spring forward, every 30 min (02:00–02:59)', zone: 'Europe/Berlin', expression: '*/30 2 * * *', day: '2026-03-29', expected: ['2026-03-29T03:00:00+02:00'] },
-  { name: 'fall back, every 30 min (02:00–02:59)', zone: 'Europe/Berlin', expression: '*/30 2 * * *', day: '2026-10-25', expected: ['2026-10-25T02:00:00+02:00', '2026-10-25T02:30:00+02:00'] },
+  {
+    name: 'spring forward, every 30 min (02:00–02:59)',
+    zone: 'Europe/Berlin',
+    expression: '*/30 2 * * *',
+    day: '2026-03-29',
+    expected: ['2026-03-29T03:00:00+02:00'],
+  },
+  {
+    name: 'fall back, every 30 min (02:00–02:59)',
+    zone: 'Europe/Berlin',
+    expression: '*/30 2 * * *',
+    day: '2026-10-25',
+    expected: ['2026-10-25T02:00:00+02:00', '2026-10-25T02:30:00+02:00'],
+  },
   { name: 'spring forward, daily 02:30', zone: 'America/New_York', expression: '30 2 * * *', day: '2026-03-08', expected: ['2026-03-08T03:00:00-04:00'] },
   { name: 'fall back, daily 01:30', zone: 'America/New_York', expression: '30 1 * * *', day: '2026-11-01', expected: ['2026-11-01T01:30:00-04:00'] },
   { name: '30-minute change, daily 02:15', zone: 'Australia/Lord_Howe', expression: '15 2 * * *', day: '2026-10-04', expected: ['2026-10-04T02:30:00+11:00'] },
@@ -51,14 +63,22 @@ async function schedulerRuns(c: Case): Promise<string[]> {
   const clock = new ManualClock(dayStart - 2 * 86_400_000);
   const ran: string[] = [];
   const job: JobDefinition = {
-    name: 'nightly-sync', description: 'records its runs', defaultSchedule: c.expression,
+    name: 'nightly-sync',
+    description: 'records its runs',
+    defaultSchedule: c.expression,
     async run() {
       ran.push(formatInZone(clock.now(), c.zone));
       return { status: 'succeeded', summary: '' };
     },
   };
   const config = resolveConfig({ schedule: { timezone: c.zone, jobs: { 'nightly-sync': c.expression } } }, {});
-  const scheduler = new Scheduler(resolveSchedules(config, [job]), (name, signal, hurry) => jobContext(config, logger, signal, hurry, name), new Mutex(), logger, clock);
+  const scheduler = new Scheduler(
+    resolveSchedules(config, [job]),
+    (name, signal, hurry) => jobContext(config, logger, signal, hurry, name),
+    new Mutex(),
+    logger,
+    clock,
+  );
   scheduler.start();
   await clock.advanceTo(dayStart + 2 * 86_400_000);
   await scheduler.stop();
@@ -70,7 +90,10 @@ function nodeCronRuns(c: Case): string[] {
   vi.useFakeTimers({ now: Date.parse(`${c.day}T00:00:00Z`) - 2 * 86_400_000, toFake: ['Date'] });
   const task = cron.createTask(c.expression, () => undefined, { timezone: c.zone });
   try {
-    return task.getNextRuns(12).map((d) => formatInZone(d.getTime(), c.zone)).filter((local) => local.startsWith(c.day));
+    return task
+      .getNextRuns(12)
+      .map((d) => formatInZone(d.getTime(), c.zone))
+      .filter((local) => local.startsWith(c.day));
   } finally {
     void task.destroy();
     vi.useRealTimers();

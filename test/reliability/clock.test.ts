@@ -10,8 +10,19 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
 import {
-  addDays, assertBuilt, childEnv, cursorsOf, describeRun, diffMaps, queryRows, REPO_ROOT, runsOf, startFixture, TOKEN_ENV,
-  type CliResult, type Fixture,
+  addDays,
+  assertBuilt,
+  childEnv,
+  cursorsOf,
+  describeRun,
+  diffMaps,
+  queryRows,
+  REPO_ROOT,
+  runsOf,
+  startFixture,
+  TOKEN_ENV,
+  type CliResult,
+  type Fixture,
 } from '../e2e/harness.js';
 import { expectedSeries, SERIES, storedSeries, SUMMARY_KIND, type Range } from '../e2e/truth.js';
 import { budget, reportFigure, reportTable } from './figures.js';
@@ -33,7 +44,10 @@ afterAll(async () => {
 });
 
 async function fixture(faults?: string): Promise<Fixture> {
-  const fx = await startFixture({ sim: { seed: SEED, venues: 2, days: 60, today: T, clock: NOON, ...(faults ? { faults } : {}) }, config: { sync: { startDate: START, streams: STREAMS } } });
+  const fx = await startFixture({
+    sim: { seed: SEED, venues: 2, days: 60, today: T, clock: NOON, ...(faults ? { faults } : {}) },
+    config: { sync: { startDate: START, streams: STREAMS } },
+  });
   fixtures.push(fx);
   return fx;
 }
@@ -88,66 +102,74 @@ interface ClockOutcome {
   readonly laterDataDiff: number;
 }
 
-it('a clock 10 days ahead never moves a cursor past the API\'s yesterday, and later runs leave no gap', async () => {
-  const fx = await fixture();
-  const first = await sync(fx, addDays(T, 10));
-  const cursor = await latestCursor(fx);
-  const outcome = {
-    exit: String(first.code),
-    cursor,
-    futureRows: await futureSummaryRows(fx, addDays(T, -1)),
-    warned: skewWarned(first),
-    skewSeconds: await skewInDetail(fx),
-  };
-  // A week later on the right clock, then five days after that.
-  await laterApi(fx, addDays(T, 7));
-  const second = await sync(fx, addDays(T, 7));
-  await laterApi(fx, addDays(T, 12));
-  const third = await sync(fx, addDays(T, 12));
-  const range: Range = { venues: fx.venues, streams: SERIES, from: START, to: addDays(T, 11) };
-  const diff = diffMaps(await storedSeries(fx.warehousePath, range), expectedSeries(simulators.at(-1)!, range));
-  const result: ClockOutcome = {
-    case: 'machine clock 10 days ahead',
-    exit: `${outcome.exit}, ${second.code}, ${third.code}`,
-    cursorVsApiYesterday: daysFrom(addDays(T, -1), outcome.cursor),
-    futureRows: outcome.futureRows,
-    warned: outcome.warned,
-    skewDays: outcome.skewSeconds === undefined ? '-' : Math.round(outcome.skewSeconds / 86_400),
-    laterGapDays: await gapDays(fx),
-    laterDataDiff: diff.missing + diff.extra + diff.different,
-  };
-  outcomes.push(result);
-  expect(first.code, describeRun(first)).toBe(0);
-  expect(second.code, describeRun(second)).toBe(0);
-  expect(third.code, describeRun(third)).toBe(0);
-  expect(result).toMatchObject({ cursorVsApiYesterday: 0, futureRows: 0, warned: true, skewDays: 10, laterGapDays: 0, laterDataDiff: 0 });
-}, budget(90_000, 120_000));
+it(
+  "a clock 10 days ahead never moves a cursor past the API's yesterday, and later runs leave no gap",
+  async () => {
+    const fx = await fixture();
+    const first = await sync(fx, addDays(T, 10));
+    const cursor = await latestCursor(fx);
+    const outcome = {
+      exit: String(first.code),
+      cursor,
+      futureRows: await futureSummaryRows(fx, addDays(T, -1)),
+      warned: skewWarned(first),
+      skewSeconds: await skewInDetail(fx),
+    };
+    // A week later on the right clock, then five days after that.
+    await laterApi(fx, addDays(T, 7));
+    const second = await sync(fx, addDays(T, 7));
+    await laterApi(fx, addDays(T, 12));
+    const third = await sync(fx, addDays(T, 12));
+    const range: Range = { venues: fx.venues, streams: SERIES, from: START, to: addDays(T, 11) };
+    const diff = diffMaps(await storedSeries(fx.warehousePath, range), expectedSeries(simulators.at(-1)!, range));
+    const result: ClockOutcome = {
+      case: 'machine clock 10 days ahead',
+      exit: `${outcome.exit}, ${second.code}, ${third.code}`,
+      cursorVsApiYesterday: daysFrom(addDays(T, -1), outcome.cursor),
+      futureRows: outcome.futureRows,
+      warned: outcome.warned,
+      skewDays: outcome.skewSeconds === undefined ? '-' : Math.round(outcome.skewSeconds / 86_400),
+      laterGapDays: await gapDays(fx),
+      laterDataDiff: diff.missing + diff.extra + diff.different,
+    };
+    outcomes.push(result);
+    expect(first.code, describeRun(first)).toBe(0);
+    expect(second.code, describeRun(second)).toBe(0);
+    expect(third.code, describeRun(third)).toBe(0);
+    expect(result).toMatchObject({ cursorVsApiYesterday: 0, futureRows: 0, warned: true, skewDays: 10, laterGapDays: 0, laterDataDiff: 0 });
+  },
+  budget(90_000, 120_000),
+);
 
-it('a clock 3 days behind loads less, warns, and the next run on the right clock catches up', async () => {
-  const fx = await fixture();
-  const first = await sync(fx, addDays(T, -3));
-  const cursor = await latestCursor(fx);
-  const warned = skewWarned(first);
-  const skewSeconds = await skewInDetail(fx);
-  const second = await sync(fx, T);
-  const range: Range = { venues: fx.venues, streams: SERIES, from: START, to: addDays(T, -1) };
-  const diff = diffMaps(await storedSeries(fx.warehousePath, range), expectedSeries(fx.sim, range));
-  const result: ClockOutcome = {
-    case: 'machine clock 3 days behind',
-    exit: `${first.code}, ${second.code}`,
-    cursorVsApiYesterday: daysFrom(addDays(T, -1), cursor),
-    futureRows: await futureSummaryRows(fx, addDays(T, -1)),
-    warned,
-    skewDays: skewSeconds === undefined ? '-' : Math.round(skewSeconds / 86_400),
-    laterGapDays: await gapDays(fx),
-    laterDataDiff: diff.missing + diff.extra + diff.different,
-  };
-  outcomes.push(result);
-  expect(first.code, describeRun(first)).toBe(0);
-  expect(second.code, describeRun(second)).toBe(0);
-  expect(await latestCursor(fx)).toBe(addDays(T, -1));
-  expect(result).toMatchObject({ cursorVsApiYesterday: -3, futureRows: 0, warned: true, skewDays: -3, laterGapDays: 0, laterDataDiff: 0 });
-}, budget(60_000, 90_000));
+it(
+  'a clock 3 days behind loads less, warns, and the next run on the right clock catches up',
+  async () => {
+    const fx = await fixture();
+    const first = await sync(fx, addDays(T, -3));
+    const cursor = await latestCursor(fx);
+    const warned = skewWarned(first);
+    const skewSeconds = await skewInDetail(fx);
+    const second = await sync(fx, T);
+    const range: Range = { venues: fx.venues, streams: SERIES, from: START, to: addDays(T, -1) };
+    const diff = diffMaps(await storedSeries(fx.warehousePath, range), expectedSeries(fx.sim, range));
+    const result: ClockOutcome = {
+      case: 'machine clock 3 days behind',
+      exit: `${first.code}, ${second.code}`,
+      cursorVsApiYesterday: daysFrom(addDays(T, -1), cursor),
+      futureRows: await futureSummaryRows(fx, addDays(T, -1)),
+      warned,
+      skewDays: skewSeconds === undefined ? '-' : Math.round(skewSeconds / 86_400),
+      laterGapDays: await gapDays(fx),
+      laterDataDiff: diff.missing + diff.extra + diff.different,
+    };
+    outcomes.push(result);
+    expect(first.code, describeRun(first)).toBe(0);
+    expect(second.code, describeRun(second)).toBe(0);
+    expect(await latestCursor(fx)).toBe(addDays(T, -1));
+    expect(result).toMatchObject({ cursorVsApiYesterday: -3, futureRows: 0, warned: true, skewDays: -3, laterGapDays: 0, laterDataDiff: 0 });
+  },
+  budget(60_000, 90_000),
+);
 
 interface OffsetOutcome {
   readonly offset: string;
@@ -161,28 +183,32 @@ interface OffsetOutcome {
 
 const offsetOutcomes: OffsetOutcome[] = [];
 
-it.each(['+02:00', '-05:00', '+14:00'])('daily points at midnight %s are stored on their own date, at day grain, nothing dropped or nulled', async (offset) => {
-  const fx = await fixture(`offset=1,utc-offset=${offset}`);
-  const run = await sync(fx, T);
-  const range: Range = { venues: fx.venues, streams: SERIES, from: START, to: addDays(T, -1) };
-  const diff = diffMaps(await storedSeries(fx.warehousePath, range), expectedSeries(fx.sim, range));
-  const [hours] = await queryRows(fx.warehousePath, `SELECT count(*)::INTEGER AS n FROM series_points WHERE granularity = 'hour'`);
-  const report = await fx.cli(['report', 'daily-devices', '--format', 'json']);
-  const days = JSON.parse(report.stdout || '[]') as { unique_detected: number | null }[];
-  const result: OffsetOutcome = {
-    offset,
-    exit: run.code,
-    rowsDiffering: diff.missing + diff.extra + diff.different,
-    hourRows: Number(hours!.n),
-    nullUnique: days.filter((d) => d.unique_detected === null).length,
-    warnings: run.stderr.split('\n').filter((line) => /"level":(40|"warn")/.test(line)).length,
-    errors: (await queryRows(fx.warehousePath, 'SELECT 1 FROM sync_errors')).length,
-  };
-  offsetOutcomes.push(result);
-  expect(run.code, describeRun(run)).toBe(0);
-  expect(days.length, report.stdout).toBeGreaterThan(0);
-  expect(result, JSON.stringify(diff.samples)).toMatchObject({ rowsDiffering: 0, hourRows: 0, nullUnique: 0, warnings: 0, errors: 0 });
-}, budget(60_000, 90_000));
+it.each(['+02:00', '-05:00', '+14:00'])(
+  'daily points at midnight %s are stored on their own date, at day grain, nothing dropped or nulled',
+  async (offset) => {
+    const fx = await fixture(`offset=1,utc-offset=${offset}`);
+    const run = await sync(fx, T);
+    const range: Range = { venues: fx.venues, streams: SERIES, from: START, to: addDays(T, -1) };
+    const diff = diffMaps(await storedSeries(fx.warehousePath, range), expectedSeries(fx.sim, range));
+    const [hours] = await queryRows(fx.warehousePath, `SELECT count(*)::INTEGER AS n FROM series_points WHERE granularity = 'hour'`);
+    const report = await fx.cli(['report', 'daily-devices', '--format', 'json']);
+    const days = JSON.parse(report.stdout || '[]') as { unique_detected: number | null }[];
+    const result: OffsetOutcome = {
+      offset,
+      exit: run.code,
+      rowsDiffering: diff.missing + diff.extra + diff.different,
+      hourRows: Number(hours!.n),
+      nullUnique: days.filter((d) => d.unique_detected === null).length,
+      warnings: run.stderr.split('\n').filter((line) => /"level":(40|"warn")/.test(line)).length,
+      errors: (await queryRows(fx.warehousePath, 'SELECT 1 FROM sync_errors')).length,
+    };
+    offsetOutcomes.push(result);
+    expect(run.code, describeRun(run)).toBe(0);
+    expect(days.length, report.stdout).toBeGreaterThan(0);
+    expect(result, JSON.stringify(diff.samples)).toMatchObject({ rowsDiffering: 0, hourRows: 0, nullUnique: 0, warnings: 0, errors: 0 });
+  },
+  budget(60_000, 90_000),
+);
 
 const outcomes: ClockOutcome[] = [];
 
@@ -190,7 +216,15 @@ afterAll(() => {
   reportTable('clock', outcomes);
   reportTable('offsets', offsetOutcomes);
   reportFigure('clock', {
-    cases: outcomes.map((o) => ({ case: o.case, cursorVsApiYesterday: o.cursorVsApiYesterday, futureRows: o.futureRows, warned: o.warned, skewDays: o.skewDays, laterGapDays: o.laterGapDays, laterDataDiff: o.laterDataDiff })),
+    cases: outcomes.map((o) => ({
+      case: o.case,
+      cursorVsApiYesterday: o.cursorVsApiYesterday,
+      futureRows: o.futureRows,
+      warned: o.warned,
+      skewDays: o.skewDays,
+      laterGapDays: o.laterGapDays,
+      laterDataDiff: o.laterDataDiff,
+    })),
     offsets: offsetOutcomes,
   });
 });

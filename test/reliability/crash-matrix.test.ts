@@ -10,8 +10,20 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import {
-  addDays, assertBuilt, checksums, CONTENT_COLUMNS, describeRun, duplicateKeys, queryRows, queryWarehouse, runsOf, seededRandom, startFixture,
-  todayUtc, type CliResult, type Fixture,
+  addDays,
+  assertBuilt,
+  checksums,
+  CONTENT_COLUMNS,
+  describeRun,
+  duplicateKeys,
+  queryRows,
+  queryWarehouse,
+  runsOf,
+  seededRandom,
+  startFixture,
+  todayUtc,
+  type CliResult,
+  type Fixture,
 } from '../e2e/harness.js';
 import { budget, reportFigure, reportTable, size } from './figures.js';
 import { diffExportWithWarehouse, filesUnder, unreadableParquetFiles } from './parquet-reads.js';
@@ -56,7 +68,12 @@ const kills: Kill[] = [];
 const repairs: string[] = [];
 
 /** Runs `args` with `configPath` until killed at a moment of `kind` (parameter drawn from the seeded random). */
-function killedRun(args: readonly string[], configPath: string, kind: MomentKind, scale: { durationMs: number; requests: number; commits: number; files?: number }): Promise<CliResult> & { moment: string } {
+function killedRun(
+  args: readonly string[],
+  configPath: string,
+  kind: MomentKind,
+  scale: { durationMs: number; requests: number; commits: number; files?: number },
+): Promise<CliResult> & { moment: string } {
   let moment: string;
   let run: Promise<CliResult>;
   const debug = [...args, '--log-level', 'debug'];
@@ -91,7 +108,10 @@ function killedRun(args: readonly string[], configPath: string, kind: MomentKind
 }
 
 /** A clean run's duration, requests and commits (the commit hook at 1 ms counts them). */
-async function measure(args: readonly string[], configPath: string): Promise<{ run: CliResult; durationMs: number; requests: number; commits: number; files: number }> {
+async function measure(
+  args: readonly string[],
+  configPath: string,
+): Promise<{ run: CliResult; durationMs: number; requests: number; commits: number; files: number }> {
   const run = await fx.cli([...args, '--log-level', 'debug'], { configPath, env: { ...fx.env, [PAUSE_ENV]: '1' } });
   expect(run.code, describeRun(run)).toBe(0);
   const count = (re: RegExp) => run.stderr.split('\n').filter((line) => re.test(line)).length;
@@ -111,7 +131,16 @@ async function stateAfterKill(path: string): Promise<number> {
  * A run that finished before its moment does not count; `afterFinish` gives the next command then
  * (a finished backfill is only run again with --force).
  */
-async function killSeries(op: string, count: number, kinds: readonly MomentKind[], args: readonly string[], configPath: string, scale: Parameters<typeof killedRun>[3], after: (run: CliResult) => Promise<Partial<Kill>>, afterFinish: () => readonly string[] = () => args): Promise<void> {
+async function killSeries(
+  op: string,
+  count: number,
+  kinds: readonly MomentKind[],
+  args: readonly string[],
+  configPath: string,
+  scale: Parameters<typeof killedRun>[3],
+  after: (run: CliResult) => Promise<Partial<Kill>>,
+  afterFinish: () => readonly string[] = () => args,
+): Promise<void> {
   let landed = 0;
   let nextArgs = args;
   for (let attempt = 0; landed < count && attempt < count * 3; attempt++) {
@@ -122,7 +151,10 @@ async function killSeries(op: string, count: number, kinds: readonly MomentKind[
     if (result.killed) landed++;
     else nextArgs = afterFinish();
     kills.push({
-      op, moment: run.moment, killed: result.killed, ms: result.durationMs,
+      op,
+      moment: run.moment,
+      killed: result.killed,
+      ms: result.durationMs,
       commits: result.stderr.split('\n').filter((l) => l.includes('paused before commit')).length,
       duplicates: 0,
       ...(await after(result)),
@@ -131,74 +163,100 @@ async function killSeries(op: string, count: number, kinds: readonly MomentKind[
   expect(landed, `${op}: kills that landed`).toBe(count);
 }
 
-it('sync: killed at seeded moments and run again, equals an uninterrupted sync', async () => {
-  const main = paths('sync');
-  const clean = paths('sync-clean');
-  const sync = { startDate: addDays(today, -14) };
-  fx.writeConfig({ warehousePath: main.warehouse, sync }, main.config);
-  fx.writeConfig({ warehousePath: clean.warehouse, sync }, clean.config);
-  const scale = await measure(['sync'], clean.config);
-  await killSeries('sync', KILLS.sync, ['commit', 'time', 'request'], ['sync'], main.config, scale, async () => ({ duplicates: await stateAfterKill(main.warehouse) }));
-  const final = await fx.cli(['sync'], { configPath: main.config });
-  if (final.code !== 0) repairs.push(`sync final: ${describeRun(final)}`);
-  await compareWarehouses('sync', main.warehouse, clean.warehouse);
-}, budget(120_000, 400_000));
+it(
+  'sync: killed at seeded moments and run again, equals an uninterrupted sync',
+  async () => {
+    const main = paths('sync');
+    const clean = paths('sync-clean');
+    const sync = { startDate: addDays(today, -14) };
+    fx.writeConfig({ warehousePath: main.warehouse, sync }, main.config);
+    fx.writeConfig({ warehousePath: clean.warehouse, sync }, clean.config);
+    const scale = await measure(['sync'], clean.config);
+    await killSeries('sync', KILLS.sync, ['commit', 'time', 'request'], ['sync'], main.config, scale, async () => ({
+      duplicates: await stateAfterKill(main.warehouse),
+    }));
+    const final = await fx.cli(['sync'], { configPath: main.config });
+    if (final.code !== 0) repairs.push(`sync final: ${describeRun(final)}`);
+    await compareWarehouses('sync', main.warehouse, clean.warehouse);
+  },
+  budget(120_000, 400_000),
+);
 
-it('backfill: killed at seeded moments and run again, equals an uninterrupted backfill', async () => {
-  const main = paths('backfill');
-  const clean = paths('backfill-clean');
-  // Month-grain summaries: a 400-day backfill is a few dozen requests per venue.
-  const sync = { startDate: addDays(today, -400), summaryGrain: 'month' };
-  fx.writeConfig({ warehousePath: main.warehouse, sync }, main.config);
-  fx.writeConfig({ warehousePath: clean.warehouse, sync }, clean.config);
-  const scale = await measure(BACKFILL_ARGS, clean.config);
-  await killSeries('backfill', KILLS.backfill, ['request', 'commit', 'time'], BACKFILL_ARGS, main.config, scale, async () => ({ duplicates: await stateAfterKill(main.warehouse) }), () => [...BACKFILL_ARGS, '--force']);
-  const final = await fx.cli(BACKFILL_ARGS, { configPath: main.config });
-  if (final.code !== 0) repairs.push(`backfill final: ${describeRun(final)}`);
-  await compareWarehouses('backfill', main.warehouse, clean.warehouse);
-}, budget(120_000, 400_000));
+it(
+  'backfill: killed at seeded moments and run again, equals an uninterrupted backfill',
+  async () => {
+    const main = paths('backfill');
+    const clean = paths('backfill-clean');
+    // Month-grain summaries: a 400-day backfill is a few dozen requests per venue.
+    const sync = { startDate: addDays(today, -400), summaryGrain: 'month' };
+    fx.writeConfig({ warehousePath: main.warehouse, sync }, main.config);
+    fx.writeConfig({ warehousePath: clean.warehouse, sync }, clean.config);
+    const scale = await measure(BACKFILL_ARGS, clean.config);
+    await killSeries(
+      'backfill',
+      KILLS.backfill,
+      ['request', 'commit', 'time'],
+      BACKFILL_ARGS,
+      main.config,
+      scale,
+      async () => ({ duplicates: await stateAfterKill(main.warehouse) }),
+      () => [...BACKFILL_ARGS, '--force'],
+    );
+    const final = await fx.cli(BACKFILL_ARGS, { configPath: main.config });
+    if (final.code !== 0) repairs.push(`backfill final: ${describeRun(final)}`);
+    await compareWarehouses('backfill', main.warehouse, clean.warehouse);
+  },
+  budget(120_000, 400_000),
+);
 
-it('export: killed at seeded moments (some while the warehouse changes) and run again, equals the warehouse', async () => {
-  const source = paths('backfill');
-  const parquet = join(fx.dir, 'parquet');
-  const cleanParquet = join(fx.dir, 'parquet-clean');
-  const cleanConfig = join(fx.dir, 'export-clean.config.json');
-  fx.writeConfig({ warehousePath: source.warehouse, sync: { startDate: addDays(today, -400), summaryGrain: 'month' } }, source.config);
-  const { writeFileSync, readFileSync } = await import('node:fs');
-  writeFileSync(cleanConfig, JSON.stringify({ ...JSON.parse(readFileSync(source.config, 'utf8')), parquet: { dir: cleanParquet } }));
-  const scale = await measure(['export'], cleanConfig);
-  let changes = 0;
-  await killSeries('export', KILLS.export, ['file', 'time'], ['export'], source.config, scale, async () => {
-    const files = filesUnder(parquet);
-    const state = { unreadable: (await unreadableParquetFiles(parquet)).length, temps: files.filter((f) => !f.endsWith('.parquet') && !f.endsWith('.json') && !f.endsWith('.lock')).length };
-    // Every other kill, late data changes the last days: the next export is an incremental one.
-    if (kills.filter((k) => k.op === 'export').length % 2 === 1) {
-      fx.sim.revise();
-      const sync = await fx.cli(['sync', '--streams', BACKFILL_STREAMS], { configPath: source.config });
-      expect(sync.code, describeRun(sync)).toBe(0);
-      changes++;
-    }
-    return state;
-  });
-  const final = await fx.cli(['export'], { configPath: source.config });
-  if (final.code !== 0) repairs.push(`export final: ${describeRun(final)}`);
-  const diff = await diffExportWithWarehouse(source.warehouse, parquet);
-  const leftovers = filesUnder(parquet).filter((f) => !f.endsWith('.parquet') && f !== '_venue_etl_manifest.json');
-  const exportKills = kills.filter((k) => k.op === 'export' && k.killed);
-  reportFigure('crash-matrix', {
-    op: 'export',
-    kills: exportKills.length,
-    warehouseChanges: changes,
-    unreadableVisibleFiles: exportKills.reduce((n, k) => n + (k.unreadable ?? 0), 0),
-    killsLeavingTempFiles: exportKills.filter((k) => (k.temps ?? 0) > 0).length,
-    differingRows: diff.total,
-    leftoverFiles: leftovers.length,
-    manualRepairs: repairs.filter((r) => r.startsWith('export')).length,
-  });
-  expect(diff.differing).toEqual(Object.fromEntries(Object.keys(diff.differing).map((t) => [t, 0])));
-  expect(exportKills.every((k) => k.unreadable === 0)).toBe(true);
-  expect(leftovers).toEqual([]);
-}, budget(120_000, 400_000));
+it(
+  'export: killed at seeded moments (some while the warehouse changes) and run again, equals the warehouse',
+  async () => {
+    const source = paths('backfill');
+    const parquet = join(fx.dir, 'parquet');
+    const cleanParquet = join(fx.dir, 'parquet-clean');
+    const cleanConfig = join(fx.dir, 'export-clean.config.json');
+    fx.writeConfig({ warehousePath: source.warehouse, sync: { startDate: addDays(today, -400), summaryGrain: 'month' } }, source.config);
+    const { writeFileSync, readFileSync } = await import('node:fs');
+    writeFileSync(cleanConfig, JSON.stringify({ ...JSON.parse(readFileSync(source.config, 'utf8')), parquet: { dir: cleanParquet } }));
+    const scale = await measure(['export'], cleanConfig);
+    let changes = 0;
+    await killSeries('export', KILLS.export, ['file', 'time'], ['export'], source.config, scale, async () => {
+      const files = filesUnder(parquet);
+      const state = {
+        unreadable: (await unreadableParquetFiles(parquet)).length,
+        temps: files.filter((f) => !f.endsWith('.parquet') && !f.endsWith('.json') && !f.endsWith('.lock')).length,
+      };
+      // Every other kill, late data changes the last days: the next export is an incremental one.
+      if (kills.filter((k) => k.op === 'export').length % 2 === 1) {
+        fx.sim.revise();
+        const sync = await fx.cli(['sync', '--streams', BACKFILL_STREAMS], { configPath: source.config });
+        expect(sync.code, describeRun(sync)).toBe(0);
+        changes++;
+      }
+      return state;
+    });
+    const final = await fx.cli(['export'], { configPath: source.config });
+    if (final.code !== 0) repairs.push(`export final: ${describeRun(final)}`);
+    const diff = await diffExportWithWarehouse(source.warehouse, parquet);
+    const leftovers = filesUnder(parquet).filter((f) => !f.endsWith('.parquet') && f !== '_venue_etl_manifest.json');
+    const exportKills = kills.filter((k) => k.op === 'export' && k.killed);
+    reportFigure('crash-matrix', {
+      op: 'export',
+      kills: exportKills.length,
+      warehouseChanges: changes,
+      unreadableVisibleFiles: exportKills.reduce((n, k) => n + (k.unreadable ?? 0), 0),
+      killsLeavingTempFiles: exportKills.filter((k) => (k.temps ?? 0) > 0).length,
+      differingRows: diff.total,
+      leftoverFiles: leftovers.length,
+      manualRepairs: repairs.filter((r) => r.startsWith('export')).length,
+    });
+    expect(diff.differing).toEqual(Object.fromEntries(Object.keys(diff.differing).map((t) => [t, 0])));
+    expect(exportKills.every((k) => k.unreadable === 0)).toBe(true);
+    expect(leftovers).toEqual([]);
+  },
+  budget(120_000, 400_000),
+);
 
 afterAll(() => {
   reportTable('kills', kills);

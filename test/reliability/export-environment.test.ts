@@ -39,8 +39,13 @@ const cli = (args: readonly string[], dir: string, options: Parameters<typeof ru
 
 /** A coded error with a hint naming `path`, no internal error and no stack trace. */
 function clearError(run: CliResult, code: string, path: string): boolean {
-  return run.stderr.includes(`${code}: `) && run.stderr.includes(path) && /\n\s+hint: \S/.test(run.stderr)
-    && !run.stderr.includes('VENUE_ETL_INTERNAL') && !/\n\s+at /.test(run.stderr);
+  return (
+    run.stderr.includes(`${code}: `) &&
+    run.stderr.includes(path) &&
+    /\n\s+hint: \S/.test(run.stderr) &&
+    !run.stderr.includes('VENUE_ETL_INTERNAL') &&
+    !/\n\s+at /.test(run.stderr)
+  );
 }
 
 /** `count:checksum` of one series partition's rows (the columns a file holds), in a warehouse or a file. */

@@ -33,6 +33,10 @@ export function reportTable(name: string, rows: readonly object[]): void {
   const keys = Object.keys(rows[0]!);
   const cells = rows.map((row) => keys.map((key) => String((row as Record<string, unknown>)[key] ?? '')));
   const widths = keys.map((key, i) => Math.max(key.length, ...cells.map((c) => c[i]!.length)));
-  const line = (values: readonly string[]): string => values.map((v, i) => v.padEnd(widths[i]!)).join('  ').trimEnd();
+  const line = (values: readonly string[]): string =>
+    values
+      .map((v, i) => v.padEnd(widths[i]!))
+      .join('  ')
+      .trimEnd();
   console.log([`${name} (${MODE})`, line(keys), ...cells.map(line)].join('\n'));
 }

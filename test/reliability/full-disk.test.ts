@@ -37,56 +37,64 @@ afterAll(() => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-it('stores nothing of a request answered 503 on a full disk and leaves no empty segment', async () => {
-  const world = buildWorld(resolveOptions({ seed: 11, venues: 6, days: 100 }));
-  const rows = [];
-  for (let trial = 0; trial < TRIALS; trial++) {
-    const journalDir = join(disk.dir, `journal-${trial}`);
-    mkdirSync(journalDir);
-    const warehousePath = join(dir, `trial-${trial}.duckdb`);
-    const receiver = await startReceiverChild({ authorization: AUTH, journalDir, warehousePath, mergeIntervalMs: 0 });
-    const bodies = generateEvents(world, EVENTS + 1).map((e) => e.json).slice(trial % 2);
-    expect((await postRaw(receiver.url, bodies[0]!, { headers })).status).toBe(200);
-    // 0–3 pages left: the first rounds fit, a later one is cut part-way, the rest find no room.
-    disk.fill((trial % 4) * 4096);
-    const agent = new Agent({ keepAlive: true, maxSockets: SENDERS });
-    const statuses = new Map<string, number>();
-    let next = 1;
-    await Promise.all(Array.from({ length: SENDERS }, async () => {
-      while (next < bodies.length) {
-        const body = bodies[next++]!;
-        statuses.set(sha(body), (await postRaw(receiver.url, body, { headers, agent })).status);
-      }
-    }));
-    agent.destroy();
-    const emptySegments = readdirSync(journalDir).filter((name) => name.endsWith('.journal') && statSync(join(journalDir, name)).size === 0).length;
-    disk.free();
-    await receiver.mergeAndStop();
-    const stored = new Set((await queryRows(warehousePath, 'SELECT event_id FROM upsert_events')).map((r) => String(r.event_id)));
-    const refused = [...statuses].filter(([, status]) => status === 503);
-    const row = {
-      trial,
-      pagesLeft: trial % 4,
-      accepted: [...statuses.values()].filter((s) => s === 200).length + 1,
-      refused: refused.length,
-      refusedStored: refused.filter(([id]) => stored.has(id)).length,
-      acceptedLost: [...statuses].filter(([id, status]) => status === 200 && !stored.has(id)).length,
-      emptySegments,
-    };
-    rows.push(row);
-    expect(row.refused).toBeGreaterThan(0);
-    expect(row.refusedStored).toBe(0);
-    expect(row.acceptedLost).toBe(0);
-    expect(row.emptySegments).toBe(0);
-  }
-  reportTable('full disk under the receiver', rows);
-  reportFigure('full-disk', {
-    trials: rows.length,
-    requests: rows.reduce((n, r) => n + r.accepted + r.refused, 0),
-    refused: rows.reduce((n, r) => n + r.refused, 0),
-    trialsWithRefusedStored: rows.filter((r) => r.refusedStored > 0).length,
-    refusedStored: rows.reduce((n, r) => n + r.refusedStored, 0),
-    acceptedLost: rows.reduce((n, r) => n + r.acceptedLost, 0),
-    emptySegments: rows.reduce((n, r) => n + r.emptySegments, 0),
-  });
-}, budget(60_000, 180_000));
+it(
+  'stores nothing of a request answered 503 on a full disk and leaves no empty segment',
+  async () => {
+    const world = buildWorld(resolveOptions({ seed: 11, venues: 6, days: 100 }));
+    const rows = [];
+    for (let trial = 0; trial < TRIALS; trial++) {
+      const journalDir = join(disk.dir, `journal-${trial}`);
+      mkdirSync(journalDir);
+      const warehousePath = join(dir, `trial-${trial}.duckdb`);
+      const receiver = await startReceiverChild({ authorization: AUTH, journalDir, warehousePath, mergeIntervalMs: 0 });
+      const bodies = generateEvents(world, EVENTS + 1)
+        .map((e) => e.json)
+        .slice(trial % 2);
+      expect((await postRaw(receiver.url, bodies[0]!, { headers })).status).toBe(200);
+      // 0–3 pages left: the first rounds fit, a later one is cut part-way, the rest find no room.
+      disk.fill((trial % 4) * 4096);
+      const agent = new Agent({ keepAlive: true, maxSockets: SENDERS });
+      const statuses = new Map<string, number>();
+      let next = 1;
+      await Promise.all(
+        Array.from({ length: SENDERS }, async () => {
+          while (next < bodies.length) {
+            const body = bodies[next++]!;
+            statuses.set(sha(body), (await postRaw(receiver.url, body, { headers, agent })).status);
+          }
+        }),
+      );
+      agent.destroy();
+      const emptySegments = readdirSync(journalDir).filter((name) => name.endsWith('.journal') && statSync(join(journalDir, name)).size === 0).length;
+      disk.free();
+      await receiver.mergeAndStop();
+      const stored = new Set((await queryRows(warehousePath, 'SELECT event_id FROM upsert_events')).map((r) => String(r.event_id)));
+      const refused = [...statuses].filter(([, status]) => status === 503);
+      const row = {
+        trial,
+        pagesLeft: trial % 4,
+        accepted: [...statuses.values()].filter((s) => s === 200).length + 1,
+        refused: refused.length,
+        refusedStored: refused.filter(([id]) => stored.has(id)).length,
+        acceptedLost: [...statuses].filter(([id, status]) => status === 200 && !stored.has(id)).length,
+        emptySegments,
+      };
+      rows.push(row);
+      expect(row.refused).toBeGreaterThan(0);
+      expect(row.refusedStored).toBe(0);
+      expect(row.acceptedLost).toBe(0);
+      expect(row.emptySegments).toBe(0);
+    }
+    reportTable('full disk under the receiver', rows);
+    reportFigure('full-disk', {
+      trials: rows.length,
+      requests: rows.reduce((n, r) => n + r.accepted + r.refused, 0),
+      refused: rows.reduce((n, r) => n + r.refused, 0),
+      trialsWithRefusedStored: rows.filter((r) => r.refusedStored > 0).length,
+      refusedStored: rows.reduce((n, r) => n + r.refusedStored, 0),
+      acceptedLost: rows.reduce((n, r) => n + r.acceptedLost, 0),
+      emptySegments: rows.reduce((n, r) => n + r.emptySegments, 0),
+    });
+  },
+  budget(60_000, 180_000),
+);

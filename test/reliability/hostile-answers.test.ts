@@ -10,8 +10,17 @@ import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import {
-  addDays, assertBuilt, checksums, childEnv, describeRun, queryRows, startFixture, summaryNumber, TOKEN_ENV,
-  type CliResult, type Fixture,
+  addDays,
+  assertBuilt,
+  checksums,
+  childEnv,
+  describeRun,
+  queryRows,
+  startFixture,
+  summaryNumber,
+  TOKEN_ENV,
+  type CliResult,
+  type Fixture,
 } from '../e2e/harness.js';
 import { SERIES, SUMMARY_KIND } from '../e2e/truth.js';
 import { budget, reportFigure, reportTable, size } from './figures.js';
@@ -116,7 +125,10 @@ async function runCase(c: HostileCase): Promise<{ outcome: Outcome; run: CliResu
   const after = await checksums(fx.warehousePath, KEPT);
   const changed = Object.keys(KEPT).filter((table) => JSON.stringify(before[table]) !== JSON.stringify(after[table]));
   const errors = await queryRows(fx.warehousePath, 'SELECT stream, scope_id, error_code, message FROM sync_errors');
-  const inScope = fx.venues.slice(0, 3).map((v) => `'${v}'`).join(', ');
+  const inScope = fx.venues
+    .slice(0, 3)
+    .map((v) => `'${v}'`)
+    .join(', ');
   const [outside] = await queryRows(
     fx.warehousePath,
     `SELECT (SELECT count(*) FROM series_points WHERE venue_id::VARCHAR NOT IN (${inScope}))
@@ -125,7 +137,9 @@ async function runCase(c: HostileCase): Promise<{ outcome: Outcome; run: CliResu
           + (SELECT count(*) FROM project_roles WHERE project_id::VARCHAR <> '${fx.projects[0]}') AS n`,
   );
   const errorLines = run.stderr.split('\n').filter((line) => line.includes(c.code));
-  const logged = errorLines.length >= expectedFailures(c) && errorLines.every((line) => /"stream":/.test(line) && /"scopeId":/.test(line) && /"windowFrom":/.test(line) && /"windowTo":/.test(line));
+  const logged =
+    errorLines.length >= expectedFailures(c) &&
+    errorLines.every((line) => /"stream":/.test(line) && /"scopeId":/.test(line) && /"windowFrom":/.test(line) && /"windowTo":/.test(line));
   const failed = /(\d+) failed/.test(run.stdout) ? summaryNumber(run.stdout, /([\d,]+) failed/) : -1;
   const notRun = /not run/.test(run.stdout) ? summaryNumber(run.stdout, /([\d,]+) not run/) : -1;
   const codes = [...new Set(errors.map((e) => String(e.error_code)))].join(',');
@@ -142,27 +156,38 @@ async function runCase(c: HostileCase): Promise<{ outcome: Outcome; run: CliResu
     logged,
   };
   const matches =
-    outcome.exit === 3 && failed === expectedFailures(c) && notRun === 0 && errors.length === expectedFailures(c) && codes === c.code &&
-    errors.every((e) => e.stream === c.segment && c.names.test(String(e.message))) && changed.length === 0 &&
-    outcome.outsideScopeRows === 0 && outcome.extraRequests === 0 && logged;
+    outcome.exit === 3 &&
+    failed === expectedFailures(c) &&
+    notRun === 0 &&
+    errors.length === expectedFailures(c) &&
+    codes === c.code &&
+    errors.every((e) => e.stream === c.segment && c.names.test(String(e.message))) &&
+    changed.length === 0 &&
+    outcome.outsideScopeRows === 0 &&
+    outcome.extraRequests === 0 &&
+    logged;
   return { outcome: { ...outcome, matches }, run };
 }
 
-it('fails only the slices a hostile answer touches, names them, and keeps every stored row', async () => {
-  const results: { outcome: Outcome; run: CliResult }[] = [];
-  for (let i = 0; i < CASES.length; i += 3) results.push(...(await Promise.all(CASES.slice(i, i + 3).map(runCase))));
-  const outcomes = results.map((r) => r.outcome);
-  reportTable('hostile answers', outcomes);
-  reportFigure('hostile-answers', {
-    cases: outcomes.length,
-    matchingPolicy: outcomes.filter((o) => o.matches).length,
-    exits: [...new Set(outcomes.map((o) => o.exit))],
-    storedRowsChanged: outcomes.filter((o) => o.tablesChanged !== '-').length,
-    outsideScopeRows: outcomes.reduce((n, o) => n + o.outsideScopeRows, 0),
-    slicesNotRun: outcomes.reduce((n, o) => n + Math.max(0, o.notRun), 0),
-    extraRequests: outcomes.reduce((n, o) => n + o.extraRequests, 0),
-    cleanRerunRequests,
-  });
-  const failures = results.filter((r) => !r.outcome.matches).map((r) => `${JSON.stringify(r.outcome)}\n${describeRun(r.run).slice(0, 1500)}`);
-  expect(failures, failures.join('\n\n')).toEqual([]);
-}, budget(180_000, 300_000));
+it(
+  'fails only the slices a hostile answer touches, names them, and keeps every stored row',
+  async () => {
+    const results: { outcome: Outcome; run: CliResult }[] = [];
+    for (let i = 0; i < CASES.length; i += 3) results.push(...(await Promise.all(CASES.slice(i, i + 3).map(runCase))));
+    const outcomes = results.map((r) => r.outcome);
+    reportTable('hostile answers', outcomes);
+    reportFigure('hostile-answers', {
+      cases: outcomes.length,
+      matchingPolicy: outcomes.filter((o) => o.matches).length,
+      exits: [...new Set(outcomes.map((o) => o.exit))],
+      storedRowsChanged: outcomes.filter((o) => o.tablesChanged !== '-').length,
+      outsideScopeRows: outcomes.reduce((n, o) => n + o.outsideScopeRows, 0),
+      slicesNotRun: outcomes.reduce((n, o) => n + Math.max(0, o.notRun), 0),
+      extraRequests: outcomes.reduce((n, o) => n + o.extraRequests, 0),
+      cleanRerunRequests,
+    });
+    const failures = results.filter((r) => !r.outcome.matches).map((r) => `${JSON.stringify(r.outcome)}\n${describeRun(r.run).slice(0, 1500)}`);
+    expect(failures, failures.join('\n\n')).toEqual([]);
+  },
+  budget(180_000, 300_000),
+);

@@ -11,8 +11,19 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { RecordedRequest } from '../../src/simulator/index.js';
 import {
-  addDays, assertBuilt, checksums, childEnv, CONTENT_COLUMNS, describeRun, startFixture, summaryNumber, todayUtc, TOKEN_ENV,
-  type Checksums, type CliResult, type Fixture,
+  addDays,
+  assertBuilt,
+  checksums,
+  childEnv,
+  CONTENT_COLUMNS,
+  describeRun,
+  startFixture,
+  summaryNumber,
+  todayUtc,
+  TOKEN_ENV,
+  type Checksums,
+  type CliResult,
+  type Fixture,
 } from '../e2e/harness.js';
 import { budget, reportFigure, reportTable, size } from './figures.js';
 
@@ -146,36 +157,40 @@ async function runCase(c: (typeof CASES)[number]): Promise<{ row: Row; run: CliR
   return { row, run };
 }
 
-it('retries every transient fault, alone and mixed, honours Retry-After and the deadline, and loads the fault-free data', async () => {
-  const results: { row: Row; run: CliResult }[] = [];
-  // Four cases at a time: most of a case is waiting (Retry-After, backoff, slow bodies).
-  for (let i = 0; i < CASES.length; i += 4) results.push(...(await Promise.all(CASES.slice(i, i + 4).map(runCase))));
-  rows.push(...results.map((r) => r.row));
-  reportTable('HTTP fault matrix', rows);
-  reportFigure('http-faults', {
-    cases: rows.length,
-    cleanAttempts: clean.requests,
-    faultsInjected: rows.reduce((n, r) => n + r.faults, 0),
-    extraAttempts: rows.reduce((n, r) => n + Math.abs(r.extraAttempts), 0),
-    shortestWaitVsRetryAfterMs: Math.min(...rows.filter((r) => r.retryAfterMs !== '-').map((r) => Number(r.shortestWaitMs) - Number(r.retryAfterMs))),
-    longestAttemptMs: Math.max(...rows.map((r) => r.longestAttemptMs)),
-    deadlineMs: TIMEOUT_MS,
-    dataEqual: `${rows.filter((r) => r.dataEqual).length}/${rows.length}`,
-  });
-  for (const { row, run } of results) {
-    expect(row.exit, `${row.case}\n${describeRun(run)}`).toBe(0);
-    expect(row.faults, row.case).toBeGreaterThan(0);
-    expect(row.extraAttempts, row.case).toBe(0);
-    expect(row.dataEqual, row.case).toBe(true);
-    if (row.retryAfterMs !== '-') expect(row.shortestWaitMs, row.case).toBeGreaterThanOrEqual(Number(row.retryAfterMs));
-    // The deadline covers the body; the slack is timer and event-loop delay on a busy machine.
-    expect(row.longestAttemptMs, row.case).toBeLessThanOrEqual(TIMEOUT_MS + 250);
-  }
-  // The mixed case hits every kind of fault at least once.
-  expect(rows.at(-1)!.kinds.split(' ')).toHaveLength(10);
-  const slow = rows.find((r) => r.case === 'slow-drip body')!;
-  expect(slow.longestAttemptMs).toBeGreaterThanOrEqual(TIMEOUT_MS);
-}, budget(150_000, 400_000));
+it(
+  'retries every transient fault, alone and mixed, honours Retry-After and the deadline, and loads the fault-free data',
+  async () => {
+    const results: { row: Row; run: CliResult }[] = [];
+    // Four cases at a time: most of a case is waiting (Retry-After, backoff, slow bodies).
+    for (let i = 0; i < CASES.length; i += 4) results.push(...(await Promise.all(CASES.slice(i, i + 4).map(runCase))));
+    rows.push(...results.map((r) => r.row));
+    reportTable('HTTP fault matrix', rows);
+    reportFigure('http-faults', {
+      cases: rows.length,
+      cleanAttempts: clean.requests,
+      faultsInjected: rows.reduce((n, r) => n + r.faults, 0),
+      extraAttempts: rows.reduce((n, r) => n + Math.abs(r.extraAttempts), 0),
+      shortestWaitVsRetryAfterMs: Math.min(...rows.filter((r) => r.retryAfterMs !== '-').map((r) => Number(r.shortestWaitMs) - Number(r.retryAfterMs))),
+      longestAttemptMs: Math.max(...rows.map((r) => r.longestAttemptMs)),
+      deadlineMs: TIMEOUT_MS,
+      dataEqual: `${rows.filter((r) => r.dataEqual).length}/${rows.length}`,
+    });
+    for (const { row, run } of results) {
+      expect(row.exit, `${row.case}\n${describeRun(run)}`).toBe(0);
+      expect(row.faults, row.case).toBeGreaterThan(0);
+      expect(row.extraAttempts, row.case).toBe(0);
+      expect(row.dataEqual, row.case).toBe(true);
+      if (row.retryAfterMs !== '-') expect(row.shortestWaitMs, row.case).toBeGreaterThanOrEqual(Number(row.retryAfterMs));
+      // The deadline covers the body; the slack is timer and event-loop delay on a busy machine.
+      expect(row.longestAttemptMs, row.case).toBeLessThanOrEqual(TIMEOUT_MS + 250);
+    }
+    // The mixed case hits every kind of fault at least once.
+    expect(rows.at(-1)!.kinds.split(' ')).toHaveLength(10);
+    const slow = rows.find((r) => r.case === 'slow-drip body')!;
+    expect(slow.longestAttemptMs).toBeGreaterThanOrEqual(TIMEOUT_MS);
+  },
+  budget(150_000, 400_000),
+);
 
 it('does not retry a 404 venue or a refused token', async () => {
   const fx = await fixture();
@@ -191,8 +206,20 @@ it('does not retry a 404 venue or a refused token', async () => {
   const refused = await fx.cli(['sync'], { env: childEnv({ [TOKEN_ENV]: 'not-the-token' }) });
   const refusedRequests = fx.sim.requests.length;
   reportTable('non-retryable answers', [
-    { case: '404 venue', exit: run.code, requests: ghostRequests.length, statuses: [...new Set(ghostRequests.map((r) => r.status))].join(','), retried: retried404 },
-    { case: '401 token', exit: refused.code, requests: refusedRequests, statuses: [...new Set(fx.sim.requests.map((r) => r.status))].join(','), retried: refusedRequests - 1 },
+    {
+      case: '404 venue',
+      exit: run.code,
+      requests: ghostRequests.length,
+      statuses: [...new Set(ghostRequests.map((r) => r.status))].join(','),
+      retried: retried404,
+    },
+    {
+      case: '401 token',
+      exit: refused.code,
+      requests: refusedRequests,
+      statuses: [...new Set(fx.sim.requests.map((r) => r.status))].join(','),
+      retried: refusedRequests - 1,
+    },
   ]);
   reportFigure('non-retryable-4xx', { retried404, retried401: refusedRequests - 1, exit404Venue: run.code, exit401: refused.code });
   expect(ghostRequests.length).toBeGreaterThan(0);

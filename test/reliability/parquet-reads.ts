@@ -67,12 +67,15 @@ export async function diffExportWithWarehouse(warehousePath: string, dir: string
         await connection.runAndReadAll(
           `SELECT column_name FROM duckdb_columns() WHERE database_name = 'w' AND table_name = ${quote(table.name)} ORDER BY column_index`,
         )
-      ).getRowObjectsJson().map((row) => String(row.column_name));
+      )
+        .getRowObjectsJson()
+        .map((row) => String(row.column_name));
       const select = columns.map((c) => `"${c}"::VARCHAR`).join(', ');
       const files = filesUnder(join(dir, table.name)).filter((f) => f.endsWith('.parquet'));
-      const parquet = files.length === 0
-        ? `(SELECT ${columns.map((c) => `NULL::VARCHAR AS "${c}"`).join(', ')} WHERE false)`
-        : `read_parquet(${quote(join(dir, table.name, '**', '*.parquet'))}, hive_partitioning = ${table.partitionBy ? 'true' : 'false'})`;
+      const parquet =
+        files.length === 0
+          ? `(SELECT ${columns.map((c) => `NULL::VARCHAR AS "${c}"`).join(', ')} WHERE false)`
+          : `read_parquet(${quote(join(dir, table.name, '**', '*.parquet'))}, hive_partitioning = ${table.partitionBy ? 'true' : 'false'})`;
       const [row] = (
         await connection.runAndReadAll(
           `SELECT count(*)::INTEGER AS n FROM (

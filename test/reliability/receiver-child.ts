@@ -61,7 +61,9 @@ export async function startReceiverChild(options: ReceiverChildOptions): Promise
   let stdout = '';
   let stderr = '';
   child.stderr!.on('data', (data: Buffer) => (stderr += data.toString('utf8')));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
   const url = await new Promise<string>((resolve, reject) => {
     child.stdout!.on('data', (data: Buffer) => {
       stdout += data.toString('utf8');

@@ -26,7 +26,14 @@ let receiver: ReceiverChild;
 beforeAll(async () => {
   assertBuilt();
   dir = mkdtempSync(join(tmpdir(), 'venue-etl-receiver-input-'));
-  receiver = await startReceiverChild({ authorization: AUTH, journalDir: join(dir, 'journal'), warehousePath: join(dir, 'warehouse.duckdb'), maxBodyBytes: MAX_BODY, mergeIntervalMs: 0, logLevel: 'info' });
+  receiver = await startReceiverChild({
+    authorization: AUTH,
+    journalDir: join(dir, 'journal'),
+    warehousePath: join(dir, 'warehouse.duckdb'),
+    maxBodyBytes: MAX_BODY,
+    mergeIntervalMs: 0,
+    logLevel: 'info',
+  });
 });
 afterAll(async () => {
   await receiver?.kill();
@@ -39,14 +46,28 @@ afterAll(async () => {
 
 type FieldType = 'uuid' | 'text' | 'flag' | 'date' | 'instant' | 'count' | 'texts';
 const FIELDS: Readonly<Record<string, FieldType>> = {
-  'data.user.id': 'uuid', 'data.user.email': 'text', 'data.user.email-confirmed': 'flag', 'data.user.first-name': 'text',
-  'data.user.last-name': 'text', 'data.user.phone': 'text', 'data.user.phone-confirmed': 'flag', 'data.user.language': 'text',
-  'data.user.birth-date': 'date', 'data.user.gender': 'text', 'data.user.is-subscribed': 'flag',
-  'data.venue.id': 'uuid', 'data.venue.name': 'text', 'data.venue.address': 'text', 'data.venue.city': 'text',
-  'data.venue.country': 'text', 'data.venue.created-at': 'instant',
-  'data.user-venue-history.visits-count': 'count', 'data.user-venue-history.first-visit-on': 'instant',
+  'data.user.id': 'uuid',
+  'data.user.email': 'text',
+  'data.user.email-confirmed': 'flag',
+  'data.user.first-name': 'text',
+  'data.user.last-name': 'text',
+  'data.user.phone': 'text',
+  'data.user.phone-confirmed': 'flag',
+  'data.user.language': 'text',
+  'data.user.birth-date': 'date',
+  'data.user.gender': 'text',
+  'data.user.is-subscribed': 'flag',
+  'data.venue.id': 'uuid',
+  'data.venue.name': 'text',
+  'data.venue.address': 'text',
+  'data.venue.city': 'text',
+  'data.venue.country': 'text',
+  'data.venue.created-at': 'instant',
+  'data.user-venue-history.visits-count': 'count',
+  'data.user-venue-history.first-visit-on': 'instant',
   'data.user-venue-history.last-visit-on': 'instant',
-  'data.user-venue-agreements.accepted-date': 'instant', 'data.user-venue-agreements.texts': 'texts',
+  'data.user-venue-agreements.accepted-date': 'instant',
+  'data.user-venue-agreements.texts': 'texts',
 };
 const REQUIRED = new Set(['data.user.id', 'data.venue.id']);
 const OBJECTS = ['data', 'data.user', 'data.venue', 'data.user-venue-history', 'data.user-venue-agreements'];
@@ -54,14 +75,38 @@ const REQUIRED_OBJECTS = new Set(['data', 'data.user', 'data.venue']);
 
 /** Values of the wrong type (or format) for each field type: each must be refused. */
 const WRONG: Readonly<Record<FieldType, readonly unknown[]>> = {
-  uuid: [42, true, [], {}, '', 'user-1', '0d6f7d0e6a8f4c439e1a6a1b2c3d4e01', '{0d6f7d0e-6a8f-4c43-9e1a-6a1b2c3d4e01}', '0d6f7d0e-6a8f-4c43-9e1a-6a1b2c3d4e0', '0d6f7d0e-6a8f-4c43-9e1a-6a1b2c3d4e0g', ' 0d6f7d0e-6a8f-4c43-9e1a-6a1b2c3d4e01', 'urn:uuid:0d6f7d0e-6a8f-4c43-9e1a-6a1b2c3d4e01', '0d6f7d0e-6a8f-4c43-9e1a-6a1b2c3d4e01\n'],
+  uuid: [
+    42,
+    true,
+    [],
+    {},
+    '',
+    'user-1',
+    '0d6f7d0e6a8f4c439e1a6a1b2c3d4e01',
+    '{0d6f7d0e-6a8f-4c43-9e1a-6a1b2c3d4e01}',
+    '0d6f7d0e-6a8f-4c43-9e1a-6a1b2c3d4e0',
+    '0d6f7d0e-6a8f-4c43-9e1a-6a1b2c3d4e0g',
+    ' 0d6f7d0e-6a8f-4c43-9e1a-6a1b2c3d4e01',
+    'urn:uuid:0d6f7d0e-6a8f-4c43-9e1a-6a1b2c3d4e01',
+    '0d6f7d0e-6a8f-4c43-9e1a-6a1b2c3d4e01\n',
+  ],
   text: [42, 0, true, false, [], {}, ['a'], { a: 1 }],
   flag: ['true', 'false', 1, 0, 'yes', [], {}],
   date: [19900405, true, '1990-02-30', '1990-13-01', '90-04-05', '1990/04/05', '1990-04-05T00:00:00Z', 'yesterday', ''],
   instant: [
-    1_767_261_600, true, [], '2026-01-10 25:00:00', '2026-02-30T10:00:00Z', '2026-01-10T10:00:00+24:00', 'Jan 10 2026', '10/01/2026', '', '2026-01-10T10:60:00Z',
+    1_767_261_600,
+    true,
+    [],
+    '2026-01-10 25:00:00',
+    '2026-02-30T10:00:00Z',
+    '2026-01-10T10:00:00+24:00',
+    'Jan 10 2026',
+    '10/01/2026',
+    '',
+    '2026-01-10T10:60:00Z',
     // The offset carries them out of the years 0000–9999: no warehouse timestamp text for them.
-    '9999-12-31T23:59:59-23:59', '0000-01-01T00:00:00+01:00',
+    '9999-12-31T23:59:59-23:59',
+    '0000-01-01T00:00:00+01:00',
   ],
   count: ['3', 3.5, -1, true, [], {}, 1e300, Number.MAX_SAFE_INTEGER + 2],
   texts: ['I accept.', 42, [1], [null], [['a']], { 0: 'a' }, true],
@@ -70,10 +115,33 @@ const WRONG: Readonly<Record<FieldType, readonly unknown[]>> = {
 /** Values that must be accepted (and stored as sent) for each field type. */
 const RIGHT: Readonly<Record<FieldType, readonly unknown[]>> = {
   uuid: ['0D6F7D0E-6A8F-4C43-9E1A-6A1B2C3D4E01', '00000000-0000-0000-0000-000000000000', 'ffffffff-ffff-ffff-ffff-ffffffffffff'],
-  text: ['', 'Zoë Łukasiewicz', '山田 太郎', '👩‍👩‍👧 émoji', 'שלום', 'a\u0000b', 'x'.repeat(20_000), '"quoted" \\ back\\slash', 'line\nbreak\ttab', 'Robert\'); DROP TABLE users;--'],
+  text: [
+    '',
+    'Zoë Łukasiewicz',
+    '山田 太郎',
+    '👩‍👩‍👧 émoji',
+    'שלום',
+    'a\u0000b',
+    'x'.repeat(20_000),
+    '"quoted" \\ back\\slash',
+    'line\nbreak\ttab',
+    "Robert'); DROP TABLE users;--",
+  ],
   flag: [true, false],
   date: ['1900-01-01', '2000-02-29', '2099-12-31', '0001-01-01', '9999-12-31'],
-  instant: ['2026-01-10T10:00:00Z', '2026-01-10T10:00:00.123456+02:00', '2026-01-10T10:00:00', '2026-01-10', '2026-01-10t10:00:00z', '2026-01-10 10:00', '1970-01-01T00:00:00Z', '0001-01-01T00:00:00Z', '9999-12-31T23:59:59.999999Z', '9999-12-31T10:00:00-13:00', '0001-01-01T00:00:00+01:00'],
+  instant: [
+    '2026-01-10T10:00:00Z',
+    '2026-01-10T10:00:00.123456+02:00',
+    '2026-01-10T10:00:00',
+    '2026-01-10',
+    '2026-01-10t10:00:00z',
+    '2026-01-10 10:00',
+    '1970-01-01T00:00:00Z',
+    '0001-01-01T00:00:00Z',
+    '9999-12-31T23:59:59.999999Z',
+    '9999-12-31T10:00:00-13:00',
+    '0001-01-01T00:00:00+01:00',
+  ],
   count: [0, 1, 2_147_483_648, Number.MAX_SAFE_INTEGER],
   texts: [[], ['I accept.'], ['a', 'b', 'c'], Array.from({ length: 500 }, (_, i) => `text ${i}`)],
 };
@@ -93,11 +161,31 @@ function validEvent(random: () => number): EventBody {
   return {
     data: {
       user: {
-        id: `0d6f7d0e-6a8f-4c43-9e1a-${hex(Math.floor(random() * 40))}`, email: 'ana@example.com', 'email-confirmed': true, 'first-name': 'Ana',
-        'last-name': 'Kowalska', phone: '+48123456789', 'phone-confirmed': false, language: 'pl', 'birth-date': '1990-04-05', gender: 'female', 'is-subscribed': true,
+        id: `0d6f7d0e-6a8f-4c43-9e1a-${hex(Math.floor(random() * 40))}`,
+        email: 'ana@example.com',
+        'email-confirmed': true,
+        'first-name': 'Ana',
+        'last-name': 'Kowalska',
+        phone: '+48123456789',
+        'phone-confirmed': false,
+        language: 'pl',
+        'birth-date': '1990-04-05',
+        gender: 'female',
+        'is-subscribed': true,
       },
-      venue: { id: `7a1e2b3c-1111-4aaa-8bbb-${hex(Math.floor(random() * 8))}`, name: 'Cafe Central', address: 'Rynek 1', city: 'Krakow', country: 'PL', 'created-at': '2024-03-01T09:30:00.123456+01:00' },
-      'user-venue-history': { 'visits-count': serial, 'first-visit-on': '2026-01-01T10:00:00+00:00', 'last-visit-on': `2026-01-10T18:00:${String(serial % 60).padStart(2, '0')}+00:00` },
+      venue: {
+        id: `7a1e2b3c-1111-4aaa-8bbb-${hex(Math.floor(random() * 8))}`,
+        name: 'Cafe Central',
+        address: 'Rynek 1',
+        city: 'Krakow',
+        country: 'PL',
+        'created-at': '2024-03-01T09:30:00.123456+01:00',
+      },
+      'user-venue-history': {
+        'visits-count': serial,
+        'first-visit-on': '2026-01-01T10:00:00+00:00',
+        'last-visit-on': `2026-01-10T18:00:${String(serial % 60).padStart(2, '0')}+00:00`,
+      },
       'user-venue-agreements': { 'accepted-date': '2026-01-01T10:00:05+00:00', texts: ['I accept the terms of use.'] },
     },
   };
@@ -126,7 +214,13 @@ interface Case {
 
 const pick = <T>(random: () => number, list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
 const ok = (family: string, event: unknown): Case => ({ family, body: Buffer.from(JSON.stringify(event)), headers: JSON_HEADERS, status: 200, fields: [] });
-const bad = (family: string, body: string | Buffer, fields: readonly string[] = []): Case => ({ family, body: typeof body === 'string' ? Buffer.from(body) : body, headers: JSON_HEADERS, status: 400, fields });
+const bad = (family: string, body: string | Buffer, fields: readonly string[] = []): Case => ({
+  family,
+  body: typeof body === 'string' ? Buffer.from(body) : body,
+  headers: JSON_HEADERS,
+  status: 400,
+  fields,
+});
 
 function fieldMutation(random: () => number): Case {
   const event = validEvent(random);
@@ -143,7 +237,7 @@ function fieldMutation(random: () => number): Case {
     else if (op === 'null') parent[keyOf(path)] = null;
     else if (op === 'right') parent[keyOf(path)] = pick(random, RIGHT[type]);
     else parent[keyOf(path)] = pick(random, WRONG[type]);
-    if ((op === 'wrong') || (REQUIRED.has(path) && op !== 'right')) invalid.push(path);
+    if (op === 'wrong' || (REQUIRED.has(path) && op !== 'right')) invalid.push(path);
   }
   const family = `field ${[...new Set(ops)].sort().join('+')}`;
   return invalid.length === 0 ? ok(family, event) : { ...bad(family, JSON.stringify(event), invalid) };
@@ -193,7 +287,19 @@ function extraFields(random: () => number): Case {
 
 function rawMutation(random: () => number): Case {
   const text = JSON.stringify(validEvent(random));
-  const kind = pick(random, ['truncate', 'invalid-utf8', 'overlong-utf8', 'lone-surrogate', 'duplicate-key-ok', 'duplicate-key-bad', 'trailing-garbage', 'not-object', 'bom', 'empty', 'nul-escape']);
+  const kind = pick(random, [
+    'truncate',
+    'invalid-utf8',
+    'overlong-utf8',
+    'lone-surrogate',
+    'duplicate-key-ok',
+    'duplicate-key-bad',
+    'trailing-garbage',
+    'not-object',
+    'bom',
+    'empty',
+    'nul-escape',
+  ]);
   const family = `raw ${kind}`;
   switch (kind) {
     case 'truncate':
@@ -230,27 +336,62 @@ function rawMutation(random: () => number): Case {
 function headerCase(random: () => number): Case {
   const body = Buffer.from(JSON.stringify(validEvent(random)));
   const base = (family: string, headers: Record<string, string | undefined>, status: number): Case => ({ family, body, headers, status, fields: [] });
-  const kind = pick(random, ['auth-missing', 'auth-wrong', 'auth-short', 'auth-prefix', 'auth-suffix', 'auth-case', 'auth-space', 'auth-bearer', 'auth-bare', 'ct-missing', 'ct-text', 'ct-form', 'ct-patch', 'ct-list', 'ct-ok-charset', 'ct-ok-case', 'auth-and-ct']);
+  const kind = pick(random, [
+    'auth-missing',
+    'auth-wrong',
+    'auth-short',
+    'auth-prefix',
+    'auth-suffix',
+    'auth-case',
+    'auth-space',
+    'auth-bearer',
+    'auth-bare',
+    'ct-missing',
+    'ct-text',
+    'ct-form',
+    'ct-patch',
+    'ct-list',
+    'ct-ok-charset',
+    'ct-ok-case',
+    'auth-and-ct',
+  ]);
   const ct = 'application/json';
   switch (kind) {
-    case 'auth-missing': return base(kind, { 'content-type': ct }, 401);
-    case 'auth-wrong': return base(kind, { 'content-type': ct, authorization: `Basic ${Buffer.from('platform:guess').toString('base64')}` }, 401);
-    case 'auth-short': return base(kind, { 'content-type': ct, authorization: 'B' }, 401);
-    case 'auth-prefix': return base(kind, { 'content-type': ct, authorization: AUTH.slice(0, 1 + Math.floor(random() * (AUTH.length - 1))) }, 401);
-    case 'auth-suffix': return base(kind, { 'content-type': ct, authorization: `${AUTH}=` }, 401);
-    case 'auth-case': return base(kind, { 'content-type': ct, authorization: AUTH.toUpperCase() }, 401);
-    case 'auth-space': return base(kind, { 'content-type': ct, authorization: AUTH.replace(' ', '  ') }, 401);
-    case 'auth-bearer': return base(kind, { 'content-type': ct, authorization: AUTH.replace('Basic', 'Bearer') }, 401);
-    case 'auth-bare': return base(kind, { 'content-type': ct, authorization: AUTH.replace('Basic ', '') }, 401);
-    case 'ct-missing': return base(kind, { authorization: AUTH }, 415);
-    case 'ct-text': return base(kind, { authorization: AUTH, 'content-type': 'text/plain' }, 415);
-    case 'ct-form': return base(kind, { authorization: AUTH, 'content-type': 'application/x-www-form-urlencoded' }, 415);
-    case 'ct-patch': return base(kind, { authorization: AUTH, 'content-type': 'application/json-patch+json' }, 415);
-    case 'ct-list': return base(kind, { authorization: AUTH, 'content-type': 'application/json, text/plain' }, 415);
-    case 'ct-ok-charset': return base(kind, { authorization: AUTH, 'content-type': 'application/json; charset=utf-8' }, 200);
-    case 'ct-ok-case': return base(kind, { authorization: AUTH, 'content-type': 'Application/JSON' }, 200);
+    case 'auth-missing':
+      return base(kind, { 'content-type': ct }, 401);
+    case 'auth-wrong':
+      return base(kind, { 'content-type': ct, authorization: `Basic ${Buffer.from('platform:guess').toString('base64')}` }, 401);
+    case 'auth-short':
+      return base(kind, { 'content-type': ct, authorization: 'B' }, 401);
+    case 'auth-prefix':
+      return base(kind, { 'content-type': ct, authorization: AUTH.slice(0, 1 + Math.floor(random() * (AUTH.length - 1))) }, 401);
+    case 'auth-suffix':
+      return base(kind, { 'content-type': ct, authorization: `${AUTH}=` }, 401);
+    case 'auth-case':
+      return base(kind, { 'content-type': ct, authorization: AUTH.toUpperCase() }, 401);
+    case 'auth-space':
+      return base(kind, { 'content-type': ct, authorization: AUTH.replace(' ', '  ') }, 401);
+    case 'auth-bearer':
+      return base(kind, { 'content-type': ct, authorization: AUTH.replace('Basic', 'Bearer') }, 401);
+    case 'auth-bare':
+      return base(kind, { 'content-type': ct, authorization: AUTH.replace('Basic ', '') }, 401);
+    case 'ct-missing':
+      return base(kind, { authorization: AUTH }, 415);
+    case 'ct-text':
+      return base(kind, { authorization: AUTH, 'content-type': 'text/plain' }, 415);
+    case 'ct-form':
+      return base(kind, { authorization: AUTH, 'content-type': 'application/x-www-form-urlencoded' }, 415);
+    case 'ct-patch':
+      return base(kind, { authorization: AUTH, 'content-type': 'application/json-patch+json' }, 415);
+    case 'ct-list':
+      return base(kind, { authorization: AUTH, 'content-type': 'application/json, text/plain' }, 415);
+    case 'ct-ok-charset':
+      return base(kind, { authorization: AUTH, 'content-type': 'application/json; charset=utf-8' }, 200);
+    case 'ct-ok-case':
+      return base(kind, { authorization: AUTH, 'content-type': 'Application/JSON' }, 200);
     // Credentials are checked first: a wrong one is 401 whatever else is wrong.
-    default: return { family: kind, body: Buffer.from('{'), headers: { 'content-type': 'text/plain' }, status: 401, fields: [] };
+    default:
+      return { family: kind, body: Buffer.from('{'), headers: { 'content-type': 'text/plain' }, status: 401, fields: [] };
   }
 }
 
@@ -263,7 +404,14 @@ function sizeCase(random: () => number): Case {
 
 function generate(count: number): Case[] {
   const random = seededRandom(606);
-  const makers: [number, (r: () => number) => Case][] = [[40, fieldMutation], [12, objectMutation], [10, extraFields], [18, rawMutation], [14, headerCase], [6, sizeCase]];
+  const makers: [number, (r: () => number) => Case][] = [
+    [40, fieldMutation],
+    [12, objectMutation],
+    [10, extraFields],
+    [18, rawMutation],
+    [14, headerCase],
+    [6, sizeCase],
+  ];
   const total = makers.reduce((n, [w]) => n + w, 0);
   return Array.from({ length: count }, () => {
     let r = random() * total;
@@ -283,82 +431,112 @@ interface Result {
   readonly error?: string;
 }
 
-it('answers every mutated or malformed request as the README receiver section says, never 5xx, never crashes, stores only accepted events', async () => {
-  const cases = generate(REQUESTS);
-  const agent = new Agent({ keepAlive: true, maxSockets: 8 });
-  const results: Result[] = [];
-  let next = 0;
-  await Promise.all(Array.from({ length: 8 }, async () => {
-    while (next < cases.length) {
-      const c = cases[next++]!;
-      try {
-        results.push({ c, reply: await postRaw(receiver.url, c.body, { headers: c.headers, agent }) });
-      } catch (error) {
-        results.push({ c, error: (error as Error).message });
-      }
+it(
+  'answers every mutated or malformed request as the README receiver section says, never 5xx, never crashes, stores only accepted events',
+  async () => {
+    const cases = generate(REQUESTS);
+    const agent = new Agent({ keepAlive: true, maxSockets: 8 });
+    const results: Result[] = [];
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        while (next < cases.length) {
+          const c = cases[next++]!;
+          try {
+            results.push({ c, reply: await postRaw(receiver.url, c.body, { headers: c.headers, agent }) });
+          } catch (error) {
+            results.push({ c, error: (error as Error).message });
+          }
+        }
+      }),
+    );
+    agent.destroy();
+    const crashed = receiver.child.exitCode !== null || receiver.child.signalCode !== null;
+
+    const wrong = results.filter((r) => r.reply?.status !== r.c.status);
+    const unnamed = results.filter(
+      (r) =>
+        r.reply?.status === 400 &&
+        r.c.status === 400 &&
+        !r.c.fields.every((f) => {
+          try {
+            // The field itself, or a part of it (`texts[0]` names `texts`).
+            const named = (path: string): boolean => path === f || path.startsWith(`${f}[`) || path.startsWith(`${f}.`);
+            return (JSON.parse(r.reply!.body) as { error: { fields?: { path: string }[] } }).error.fields?.some((p) => named(p.path)) ?? false;
+          } catch {
+            return false;
+          }
+        }),
+    );
+    const serverErrors = results.filter((r) => (r.reply?.status ?? 0) >= 500).length;
+    const noAnswer = results.filter((r) => r.reply === undefined).length;
+
+    // Merge what was accepted: exactly the bodies answered 200 are stored, nothing else.
+    const merge = crashed ? { status: 'crashed' } : await receiver.mergeAndStop();
+    const sentBodies = new Map(
+      results.filter((r) => r.reply?.status === 200).map((r) => [createHash('sha256').update(r.c.body).digest('hex'), r.c.body.toString('utf8')]),
+    );
+    const accepted = new Set(sentBodies.keys());
+    const [events, users] = await queryWarehouse(
+      join(dir, 'warehouse.duckdb'),
+      'SELECT event_id, body::VARCHAR AS body FROM upsert_events',
+      'SELECT count(*)::INTEGER AS n FROM users',
+    );
+    const stored = new Set(events.map((e) => String(e.event_id)));
+    const invalidStored = [...stored].filter((id) => !accepted.has(id)).length;
+    const acceptedMissing = [...accepted].filter((id) => !stored.has(id)).length;
+    // Stored as sent, byte for byte: nothing normalized, replaced or cut.
+    const alteredBodies = events.filter((e) => sentBodies.has(String(e.event_id)) && sentBodies.get(String(e.event_id)) !== e.body).length;
+
+    const families = new Map<string, { family: string; cases: number; expected: string; wrong: number }>();
+    for (const r of results) {
+      const row = families.get(r.c.family) ?? { family: r.c.family, cases: 0, expected: String(r.c.status), wrong: 0 };
+      row.cases += 1;
+      if (r.reply?.status !== r.c.status) row.wrong += 1;
+      families.set(r.c.family, row);
     }
-  }));
-  agent.destroy();
-  const crashed = receiver.child.exitCode !== null || receiver.child.signalCode !== null;
-
-  const wrong = results.filter((r) => r.reply?.status !== r.c.status);
-  const unnamed = results.filter((r) => r.reply?.status === 400 && r.c.status === 400 && !r.c.fields.every((f) => {
-    try {
-      // The field itself, or a part of it (`texts[0]` names `texts`).
-      const named = (path: string): boolean => path === f || path.startsWith(`${f}[`) || path.startsWith(`${f}.`);
-      return (JSON.parse(r.reply!.body) as { error: { fields?: { path: string }[] } }).error.fields?.some((p) => named(p.path)) ?? false;
-    } catch {
-      return false;
-    }
-  }));
-  const serverErrors = results.filter((r) => (r.reply?.status ?? 0) >= 500).length;
-  const noAnswer = results.filter((r) => r.reply === undefined).length;
-
-  // Merge what was accepted: exactly the bodies answered 200 are stored, nothing else.
-  const merge = crashed ? { status: 'crashed' } : await receiver.mergeAndStop();
-  const sentBodies = new Map(results.filter((r) => r.reply?.status === 200).map((r) => [createHash('sha256').update(r.c.body).digest('hex'), r.c.body.toString('utf8')]));
-  const accepted = new Set(sentBodies.keys());
-  const [events, users] = await queryWarehouse(join(dir, 'warehouse.duckdb'), 'SELECT event_id, body::VARCHAR AS body FROM upsert_events', 'SELECT count(*)::INTEGER AS n FROM users');
-  const stored = new Set(events.map((e) => String(e.event_id)));
-  const invalidStored = [...stored].filter((id) => !accepted.has(id)).length;
-  const acceptedMissing = [...accepted].filter((id) => !stored.has(id)).length;
-  // Stored as sent, byte for byte: nothing normalized, replaced or cut.
-  const alteredBodies = events.filter((e) => sentBodies.has(String(e.event_id)) && sentBodies.get(String(e.event_id)) !== e.body).length;
-
-  const families = new Map<string, { family: string; cases: number; expected: string; wrong: number }>();
-  for (const r of results) {
-    const row = families.get(r.c.family) ?? { family: r.c.family, cases: 0, expected: String(r.c.status), wrong: 0 };
-    row.cases += 1;
-    if (r.reply?.status !== r.c.status) row.wrong += 1;
-    families.set(r.c.family, row);
-  }
-  reportTable('receiver input families', [...families.values()].sort((a, b) => a.family.localeCompare(b.family)));
-  const statuses: Record<string, number> = {};
-  for (const r of results) statuses[String(r.reply?.status ?? 'none')] = (statuses[String(r.reply?.status ?? 'none')] ?? 0) + 1;
-  reportFigure('receiver-input', {
-    requests: results.length,
-    statuses,
-    serverErrors,
-    noAnswer,
-    crashes: crashed ? 1 : 0,
-    asContractPercent: Math.round((1000 * (results.length - wrong.length)) / results.length) / 10,
-    fieldNamedPercent: Math.round((1000 * (results.filter((r) => r.c.status === 400).length - unnamed.length)) / Math.max(1, results.filter((r) => r.c.status === 400).length)) / 10,
-    merge: merge.status,
-    accepted: accepted.size,
-    stored: stored.size,
-    invalidRowsStored: invalidStored,
-    acceptedNotStored: acceptedMissing,
-    alteredBodies,
-    users: Number(users[0]!.n),
-  });
-  const show = (list: Result[]) => list.slice(0, 12).map((r) => `${r.c.family}: expected ${r.c.status} [${r.c.fields.join(', ')}], got ${r.reply?.status ?? r.error} ${r.reply?.body.slice(0, 300) ?? ''}\n  body: ${r.c.body.subarray(0, 200).toString('latin1')}`).join('\n');
-  expect(crashed, receiver.stderr().slice(-3000)).toBe(false);
-  expect(serverErrors).toBe(0);
-  expect(noAnswer, show(results.filter((r) => !r.reply))).toBe(0);
-  expect(wrong.length, show(wrong)).toBe(0);
-  expect(unnamed.length, show(unnamed)).toBe(0);
-  expect(merge).toMatchObject({ status: 'merged' });
-  expect(invalidStored).toBe(0);
-  expect(acceptedMissing).toBe(0);
-  expect(alteredBodies).toBe(0);
-}, budget(120_000, 400_000));
+    reportTable(
+      'receiver input families',
+      [...families.values()].sort((a, b) => a.family.localeCompare(b.family)),
+    );
+    const statuses: Record<string, number> = {};
+    for (const r of results) statuses[String(r.reply?.status ?? 'none')] = (statuses[String(r.reply?.status ?? 'none')] ?? 0) + 1;
+    reportFigure('receiver-input', {
+      requests: results.length,
+      statuses,
+      serverErrors,
+      noAnswer,
+      crashes: crashed ? 1 : 0,
+      asContractPercent: Math.round((1000 * (results.length - wrong.length)) / results.length) / 10,
+      fieldNamedPercent:
+        Math.round(
+          (1000 * (results.filter((r) => r.c.status === 400).length - unnamed.length)) / Math.max(1, results.filter((r) => r.c.status === 400).length),
+        ) / 10,
+      merge: merge.status,
+      accepted: accepted.size,
+      stored: stored.size,
+      invalidRowsStored: invalidStored,
+      acceptedNotStored: acceptedMissing,
+      alteredBodies,
+      users: Number(users[0]!.n),
+    });
+    const show = (list: Result[]) =>
+      list
+        .slice(0, 12)
+        .map(
+          (r) =>
+            `${r.c.family}: expected ${r.c.status} [${r.c.fields.join(', ')}], got ${r.reply?.status ?? r.error} ${r.reply?.body.slice(0, 300) ?? ''}\n  body: ${r.c.body.subarray(0, 200).toString('latin1')}`,
+        )
+        .join('\n');
+    expect(crashed, receiver.stderr().slice(-3000)).toBe(false);
+    expect(serverErrors).toBe(0);
+    expect(noAnswer, show(results.filter((r) => !r.reply))).toBe(0);
+    expect(wrong.length, show(wrong)).toBe(0);
+    expect(unnamed.length, show(unnamed)).toBe(0);
+    expect(merge).toMatchObject({ status: 'merged' });
+    expect(invalidStored).toBe(0);
+    expect(acceptedMissing).toBe(0);
+    expect(alteredBodies).toBe(0);
+  },
+  budget(120_000, 400_000),
+);

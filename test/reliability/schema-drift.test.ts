@@ -6,20 +6,37 @@
  * of a failed stream is stored, and every other row equals a run without drift.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import {
-  addDays, assertBuilt, describeRun, queryRows, startFixture, todayUtc, type CliResult, type Fixture,
-} from '../e2e/harness.js';
+import { addDays, assertBuilt, describeRun, queryRows, startFixture, todayUtc, type CliResult, type Fixture } from '../e2e/harness.js';
 import { budget, reportFigure, reportTable, size } from './figures.js';
 
 const START = addDays(todayUtc(), -size(4, 10));
 const STREAMS = [
-  'venue-devices-history', 'venue-users-summary', 'rating-summary', 'rating-statistics-summaries',
-  'venue-roles', 'project-roles', 'accounts', 'my-devices-summary', 'my-remarketing-history',
+  'venue-devices-history',
+  'venue-users-summary',
+  'rating-summary',
+  'rating-statistics-summaries',
+  'venue-roles',
+  'project-roles',
+  'accounts',
+  'my-devices-summary',
+  'my-remarketing-history',
 ];
 /** Endpoints added in the config (metrics inferred from what the API sends), served by the simulator's venue paths. */
 const ENDPOINTS = [
-  { stream: 'my-devices-summary', path: '/analytics/venue-devices-summary/{venue_id}/', scope: 'venue', kind: 'summary', resourceType: 'venue-devices-summary' },
-  { stream: 'my-remarketing-history', path: '/analytics/venue-remarketing-history/{venue_id}/', scope: 'venue', kind: 'series', resourceType: 'venue-remarketing-history' },
+  {
+    stream: 'my-devices-summary',
+    path: '/analytics/venue-devices-summary/{venue_id}/',
+    scope: 'venue',
+    kind: 'summary',
+    resourceType: 'venue-devices-summary',
+  },
+  {
+    stream: 'my-remarketing-history',
+    path: '/analytics/venue-remarketing-history/{venue_id}/',
+    scope: 'venue',
+    kind: 'series',
+    resourceType: 'venue-remarketing-history',
+  },
 ];
 /** The warehouse stream a fault scoped to a path segment hits. */
 const STREAM_OF_SEGMENT: Readonly<Record<string, string>> = {
@@ -61,7 +78,10 @@ const CASES: readonly DriftCase[] = [
 
 const fixtures: Fixture[] = [];
 async function fixture(faults?: string): Promise<Fixture> {
-  const fx = await startFixture({ sim: { seed: 17, venues: size(2, 4), days: 30, ...(faults ? { faults } : {}) }, config: { sync: { startDate: START, streams: STREAMS } } });
+  const fx = await startFixture({
+    sim: { seed: 17, venues: size(2, 4), days: 30, ...(faults ? { faults } : {}) },
+    config: { sync: { startDate: START, streams: STREAMS } },
+  });
   fixtures.push(fx);
   // The fixture's config has no `endpoints`: add them.
   const { readFileSync, writeFileSync } = await import('node:fs');
@@ -128,7 +148,11 @@ async function runCase(c: DriftCase): Promise<{ outcome: Outcome; run: CliResult
     ? errors.length > 0 && errors.every((e) => e.stream === stream && e.error_code === 'VENUE_API_SCHEMA' && c.field!.test(String(e.message)))
     : errors.length === 0;
   // A failed stream stores nothing (the warehouse started empty); a kept one equals the clean run.
-  const coerced = expectFail ? Number(drifted?.split(':')[0] ?? 0) : drifted === clean.get(stream) ? 0 : Math.abs(Number(drifted?.split(':')[0] ?? 0) - Number(clean.get(stream)!.split(':')[0]) || 1);
+  const coerced = expectFail
+    ? Number(drifted?.split(':')[0] ?? 0)
+    : drifted === clean.get(stream)
+      ? 0
+      : Math.abs(Number(drifted?.split(':')[0] ?? 0) - Number(clean.get(stream)!.split(':')[0]) || 1);
   const warned = /schema drift/.test(run.stderr) && new RegExp(`drift: +the API sent unknown attributes: ${stream}\\.unexpected-attribute`).test(run.stdout);
   const exitOk = run.code === (expectFail ? 3 : 0);
   const outcome: Outcome = {
@@ -144,18 +168,25 @@ async function runCase(c: DriftCase): Promise<{ outcome: Outcome; run: CliResult
   return { outcome, run };
 }
 
-it('handles every kind of schema drift as documented, and coerces nothing', async () => {
-  const results: { outcome: Outcome; run: CliResult }[] = [];
-  for (let i = 0; i < CASES.length; i += 3) results.push(...(await Promise.all(CASES.slice(i, i + 3).map(runCase))));
-  const outcomes = results.map((r) => r.outcome);
-  reportTable('schema drift', outcomes.map((o) => ({ ...o, othersDiffer: o.othersDiffer.join(',') || '-' })));
-  const matching = outcomes.filter((o) => o.matches).length;
-  reportFigure('schema-drift', {
-    cases: outcomes.length,
-    matchingPolicyPercent: Math.round((1000 * matching) / outcomes.length) / 10,
-    silentCoercions: outcomes.reduce((n, o) => n + o.coerced, 0),
-    otherStreamsDiffering: outcomes.reduce((n, o) => n + o.othersDiffer.length, 0),
-  });
-  const failures = results.filter((r) => !r.outcome.matches).map((r) => `${JSON.stringify(r.outcome)}\n${describeRun(r.run).slice(0, 1500)}`);
-  expect(failures, failures.join('\n\n')).toEqual([]);
-}, budget(150_000, 300_000));
+it(
+  'handles every kind of schema drift as documented, and coerces nothing',
+  async () => {
+    const results: { outcome: Outcome; run: CliResult }[] = [];
+    for (let i = 0; i < CASES.length; i += 3) results.push(...(await Promise.all(CASES.slice(i, i + 3).map(runCase))));
+    const outcomes = results.map((r) => r.outcome);
+    reportTable(
+      'schema drift',
+      outcomes.map((o) => ({ ...o, othersDiffer: o.othersDiffer.join(',') || '-' })),
+    );
+    const matching = outcomes.filter((o) => o.matches).length;
+    reportFigure('schema-drift', {
+      cases: outcomes.length,
+      matchingPolicyPercent: Math.round((1000 * matching) / outcomes.length) / 10,
+      silentCoercions: outcomes.reduce((n, o) => n + o.coerced, 0),
+      otherStreamsDiffering: outcomes.reduce((n, o) => n + o.othersDiffer.length, 0),
+    });
+    const failures = results.filter((r) => !r.outcome.matches).map((r) => `${JSON.stringify(r.outcome)}\n${describeRun(r.run).slice(0, 1500)}`);
+    expect(failures, failures.join('\n\n')).toEqual([]);
+  },
+  budget(150_000, 300_000),
+);

@@ -15,7 +15,17 @@ import { join } from 'node:path';
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import {
-  addDays, assertBuilt, childEnv, CLI, describeRun, queryWarehouse, startFixture, todayUtc, TOKEN_ENV, type CliResult, type Fixture,
+  addDays,
+  assertBuilt,
+  childEnv,
+  CLI,
+  describeRun,
+  queryWarehouse,
+  startFixture,
+  todayUtc,
+  TOKEN_ENV,
+  type CliResult,
+  type Fixture,
 } from '../e2e/harness.js';
 import { readConfigDocument, type ConfigDocument } from '../e2e/config-document.js';
 import { reportFigure, reportTable } from './figures.js';
@@ -37,7 +47,11 @@ const URL_PASSWORD = `cnryurl${hex(10)}`;
 const URL_PASSWORD_ENV = 'VENUE_API_URL_PASSWORD';
 /** What must never show: each secret, and the parts a leak would most likely show. */
 const CANARIES: Readonly<Record<string, string>> = {
-  token: TOKEN, 'refused token': REFUSED_TOKEN, 'receiver authorization': AUTHORIZATION, 'base64 credentials': CREDENTIALS, password: PASSWORD,
+  token: TOKEN,
+  'refused token': REFUSED_TOKEN,
+  'receiver authorization': AUTHORIZATION,
+  'base64 credentials': CREDENTIALS,
+  password: PASSWORD,
   'password in api.baseUrl': URL_PASSWORD,
   // The start of an echoed header, as a parser's excerpt of the body would show it.
   'token start': `Bearer ${TOKEN.slice(0, 3)}`,
@@ -87,18 +101,51 @@ async function echoingApi(): Promise<{ url: string; close: () => Promise<void>; 
     };
     const url = new URL(req.url ?? '/', 'http://x');
     if (url.pathname === '/accounts/filtered-accounts/me/') {
-      return json(200, { data: { type: 'accounts', id: '00000000-0000-4000-8000-0000000000aa', attributes: { email: 'me@example.com', 'full-name': 'Me', 'confirmed-at': '2025-01-01T00:00:00+00:00', language: 'en', 'roles-names': ['ADMIN'], tags: [], 'created-by-id': null } }, jsonapi: { version: '1.0' } });
+      return json(200, {
+        data: {
+          type: 'accounts',
+          id: '00000000-0000-4000-8000-0000000000aa',
+          attributes: {
+            email: 'me@example.com',
+            'full-name': 'Me',
+            'confirmed-at': '2025-01-01T00:00:00+00:00',
+            language: 'en',
+            'roles-names': ['ADMIN'],
+            tags: [],
+            'created-by-id': null,
+          },
+        },
+        jsonapi: { version: '1.0' },
+      });
     }
     const venue = /([0-9a-f]{8}-[0-9a-f-]{27})/.exec(req.url ?? '')?.[1] ?? '';
     switch (venue.slice(-1)) {
-      case '1': return json(500, { errors: [{ status: '500', title: `upstream said ${auth}`, detail: `Authorization: ${auth}`, meta: { header: auth } }] });
-      case '2': res.writeHead(502, { 'content-type': 'text/html' }); return res.end(`<html><body>Bad gateway for ${auth}</body></html>`);
-      case '3': return json(422, { errors: [{ status: '422', title: 'Invalid header', detail: `the header ${auth} is not accepted`, source: { header: 'Authorization' } }] });
-      case '4': return json(200, { errors: [{ title: `refused ${auth}`, detail: auth }], jsonapi: { version: '1.0' } });
-      case '5': res.writeHead(200, { 'content-type': 'application/vnd.api+json' }); return res.end(`${auth} {"data": `);
-      case '6': res.writeHead(302, { location: `http://127.0.0.1:9/login?token=${encodeURIComponent(auth)}` }); return res.end(`moved: ${auth}`);
-      case '7': return json(404, { errors: [{ detail: `no venue for ${auth}` }] });
-      default: return json(200, { data: [], meta: { count: 0 }, links: { next: `http://127.0.0.2:9/next?auth=${auth.replace('Bearer ', '')}` }, jsonapi: { version: '1.0' } });
+      case '1':
+        return json(500, { errors: [{ status: '500', title: `upstream said ${auth}`, detail: `Authorization: ${auth}`, meta: { header: auth } }] });
+      case '2':
+        res.writeHead(502, { 'content-type': 'text/html' });
+        return res.end(`<html><body>Bad gateway for ${auth}</body></html>`);
+      case '3':
+        return json(422, {
+          errors: [{ status: '422', title: 'Invalid header', detail: `the header ${auth} is not accepted`, source: { header: 'Authorization' } }],
+        });
+      case '4':
+        return json(200, { errors: [{ title: `refused ${auth}`, detail: auth }], jsonapi: { version: '1.0' } });
+      case '5':
+        res.writeHead(200, { 'content-type': 'application/vnd.api+json' });
+        return res.end(`${auth} {"data": `);
+      case '6':
+        res.writeHead(302, { location: `http://127.0.0.1:9/login?token=${encodeURIComponent(auth)}` });
+        return res.end(`moved: ${auth}`);
+      case '7':
+        return json(404, { errors: [{ detail: `no venue for ${auth}` }] });
+      default:
+        return json(200, {
+          data: [],
+          meta: { count: 0 },
+          links: { next: `http://127.0.0.2:9/next?auth=${auth.replace('Bearer ', '')}` },
+          jsonapi: { version: '1.0' },
+        });
     }
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -115,16 +162,21 @@ it('no secret reaches a log, an output, the warehouse, the Parquet export, the j
   expect((await cli('config', ['config'], main)).code).toBe(0);
 
   // A password in api.baseUrl: printed by `config`, carried through a sync, a refused token and a 404 venue.
-  const withUrlPassword = (name: string, edit: (c: ConfigDocument) => void = () => undefined) => config(name, (c) => {
-    c.api.baseUrl = String(c.api.baseUrl).replace('://', `://etl:\${${URL_PASSWORD_ENV}}@`);
-    edit(c);
-  });
+  const withUrlPassword = (name: string, edit: (c: ConfigDocument) => void = () => undefined) =>
+    config(name, (c) => {
+      c.api.baseUrl = String(c.api.baseUrl).replace('://', `://etl:\${${URL_PASSWORD_ENV}}@`);
+      edit(c);
+    });
   expect((await cli('config, password in api.baseUrl', ['config'], withUrlPassword('url-password'))).code).toBe(0);
   const urlSync = await cli('sync, password in api.baseUrl', ['sync'], withUrlPassword('url-password-sync'));
   expect(urlSync.code, describeRun(urlSync)).toBe(0);
   const urlRefused = await cli('refused token, password in api.baseUrl', ['sync'], withUrlPassword('url-password-refused'), { [TOKEN_ENV]: REFUSED_TOKEN });
   expect(urlRefused.code, describeRun(urlRefused)).toBe(1);
-  const urlGhost = await cli('404 venue, password in api.baseUrl', ['sync'], withUrlPassword('url-password-ghost', (c) => c.scope.venues.push('0badc0de-0000-4000-8000-000000000404')));
+  const urlGhost = await cli(
+    '404 venue, password in api.baseUrl',
+    ['sync'],
+    withUrlPassword('url-password-ghost', (c) => c.scope.venues.push('0badc0de-0000-4000-8000-000000000404')),
+  );
   expect(urlGhost.code, describeRun(urlGhost)).toBe(3);
 
   // Refused token: the API answers 401.
@@ -133,37 +185,69 @@ it('no secret reaches a log, an output, the warehouse, the Parquet export, the j
 
   // 5xx, error bodies, malformed JSON on some streams: failing slices (exit 3).
   fx.sim.setFaults('500=1@venue-devices-history,errors-body=1@venue-users-summary,malformed=1@venue-roles,502=1@rating-history');
-  const faults = await cli('5xx and broken bodies', ['sync'], config('faults', (c) => Object.assign(c.api, { maxRetries: 1 })));
+  const faults = await cli(
+    '5xx and broken bodies',
+    ['sync'],
+    config('faults', (c) => Object.assign(c.api, { maxRetries: 1 })),
+  );
   expect(faults.code, describeRun(faults)).toBe(3);
   fx.sim.setFaults('none');
 
   // A venue the API does not know: 404 slices.
-  const ghost = await cli('404 venue', ['sync'], config('ghost', (c) => c.scope.venues.push('0badc0de-0000-4000-8000-000000000404')));
+  const ghost = await cli(
+    '404 venue',
+    ['sync'],
+    config('ghost', (c) => c.scope.venues.push('0badc0de-0000-4000-8000-000000000404')),
+  );
   expect(ghost.code, describeRun(ghost)).toBe(3);
 
   // Bad configs: an ordinary mistake, and secrets placed where the message quotes the value.
-  const bad = await cli('bad config', ['sync'], config('bad', (c) => (c.api.concurrency = 'eight')));
+  const bad = await cli(
+    'bad config',
+    ['sync'],
+    config('bad', (c) => (c.api.concurrency = 'eight')),
+  );
   expect(bad.code).toBe(2);
-  const quoted = await cli('bad config quoting values', ['sync'], config('quoted', (c) => {
-    c.schedule = { timezone: `\${${TOKEN_ENV}}`, jobs: { 'nightly-sync': `\${${AUTH_ENV}}` } };
-    c.sync.streams = [`\${${TOKEN_ENV}}`];
-    c.receiver = { authorization: `\${${AUTH_ENV}}` };
-  }));
+  const quoted = await cli(
+    'bad config quoting values',
+    ['sync'],
+    config('quoted', (c) => {
+      c.schedule = { timezone: `\${${TOKEN_ENV}}`, jobs: { 'nightly-sync': `\${${AUTH_ENV}}` } };
+      c.sync.streams = [`\${${TOKEN_ENV}}`];
+      c.receiver = { authorization: `\${${AUTH_ENV}}` };
+    }),
+  );
   expect(quoted.code).toBe(2);
-  expect((await cli('config command on a bad config', ['config'], config('quoted-config', (c) => (c.sync.streams = [`\${${TOKEN_ENV}}`])))).code).toBe(2);
+  expect(
+    (
+      await cli(
+        'config command on a bad config',
+        ['config'],
+        config('quoted-config', (c) => (c.sync.streams = [`\${${TOKEN_ENV}}`])),
+      )
+    ).code,
+  ).toBe(2);
 
   // An API that echoes the Authorization header back in its error bodies.
   const echo = await echoingApi();
   const venues = Array.from({ length: 8 }, (_, i) => `00000000-0000-4000-8000-00000000000${i + 1}`);
-  const echoed = await cli('echoing API', ['sync', '--streams', 'venue-devices-history,venue-roles'], config('echo', (c) => {
-    c.api.baseUrl = echo.url;
-    c.api.maxRetries = 1;
-    c.scope = { venues, projects: [] };
-  }));
-  const echoedRefused = await cli('echoing API refusing mid-run', ['sync', '--streams', 'venue-devices-history'], config('echo-401', (c) => {
-    c.api.baseUrl = echo.url;
-    c.scope = { venues: ['00000000-0000-4000-8000-000000000099'], projects: [] };
-  }));
+  const echoed = await cli(
+    'echoing API',
+    ['sync', '--streams', 'venue-devices-history,venue-roles'],
+    config('echo', (c) => {
+      c.api.baseUrl = echo.url;
+      c.api.maxRetries = 1;
+      c.scope = { venues, projects: [] };
+    }),
+  );
+  const echoedRefused = await cli(
+    'echoing API refusing mid-run',
+    ['sync', '--streams', 'venue-devices-history'],
+    config('echo-401', (c) => {
+      c.api.baseUrl = echo.url;
+      c.scope = { venues: ['00000000-0000-4000-8000-000000000099'], projects: [] };
+    }),
+  );
   await echo.close();
   // Every venue fails on its own (exit 3), the foreign next link and the redirect included.
   expect([1, 3], describeRun(echoed)).toContain(echoed.code);
@@ -176,7 +260,11 @@ it('no secret reaches a log, an output, the warehouse, the Parquet export, the j
     c.receiver = { enabled: true, authorization: `\${${AUTH_ENV}}`, port };
     c.schedule = { jobs: { 'nightly-sync': '*/2 * * * * *', 'parquet-export': '0 0 1 1 *', 'roles-snapshot': '0 0 1 1 *' } };
   });
-  const serve = spawn(process.execPath, [CLI, 'serve', '--config', serveConfig, '--log-level', 'trace'], { cwd: fx.dir, env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
+  const serve = spawn(process.execPath, [CLI, 'serve', '--config', serveConfig, '--log-level', 'trace'], {
+    cwd: fx.dir,
+    env: env(),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let serveOut = '';
   serve.stdout.on('data', (d: Buffer) => (serveOut += d.toString('utf8')));
   serve.stderr.on('data', (d: Buffer) => (serveOut += d.toString('utf8')));
@@ -198,7 +286,9 @@ it('no secret reaches a log, an output, the warehouse, the Parquet export, the j
   // Until the scheduled sync has run once.
   await waitForOutput(serve, () => serveOut, /job finished/, 30_000);
   // A clean stop merges the journal and deletes its segments: read them while they hold the events.
-  const journalFiles = filesUnder(fx.dir).filter((f) => f.includes('journal')).map((f) => ({ file: f, bytes: readFileSync(join(fx.dir, f)) }));
+  const journalFiles = filesUnder(fx.dir)
+    .filter((f) => f.includes('journal'))
+    .map((f) => ({ file: f, bytes: readFileSync(join(fx.dir, f)) }));
   serve.kill('SIGTERM');
   const serveCode = await serveExit;
   outputs.push({ label: 'serve', text: serveOut });
@@ -214,7 +304,7 @@ it('no secret reaches a log, an output, the warehouse, the Parquet export, the j
   const found: { place: string; canary: string }[] = [];
   const search = (place: string, text: string | Buffer): void => {
     for (const [name, canary] of Object.entries(CANARIES)) {
-      if ((typeof text === 'string' ? text.includes(canary) : text.includes(Buffer.from(canary)))) found.push({ place, canary: name });
+      if (typeof text === 'string' ? text.includes(canary) : text.includes(Buffer.from(canary))) found.push({ place, canary: name });
     }
   };
   for (const output of outputs) search(`output: ${output.label}`, output.text);

@@ -35,29 +35,37 @@ async function fixture(latencyMs: number): Promise<Fixture> {
   return started;
 }
 
-it('merges every acknowledged event when serve gets SIGTERM right after acknowledging them', async () => {
-  const rows = [];
-  for (let trial = 0; trial < size(1, 3); trial++) {
-    const fx = await fixture(0);
-    const port = await freePort();
-    const config = writeServeConfig(fx, port, { 'nightly-sync': NEVER, 'roles-snapshot': NEVER, 'parquet-export': NEVER });
-    const serve = await startServe(fx, config, port);
-    children.push(serve.child);
-    const { stats, expected } = await sendEvents({ receiverBaseUrl: serve.url, authorization: AUTH, world: fx.sim.world, count: 300, concurrency: 8 });
-    expect(stats.acknowledged).toBe(300);
-    serve.child.kill('SIGTERM');
-    const exit = await serve.exited;
-    const stored = await queryRows(fx.warehousePath, 'SELECT count(*)::INTEGER AS n FROM upsert_events');
-    const journal = join(fx.dir, 'journal');
-    const segmentsLeft = existsSync(journal) ? readdirSync(journal).filter((name) => name.endsWith('.journal')).length : 0;
-    rows.push({ trial, acknowledged: stats.acknowledged, merged: Number(stored[0]!.n), distinct: expected.eventIds.length, segmentsLeft, exit: exit.code });
-    expect(exit.code, serve.stderr()).toBe(0);
-    expect(Number(stored[0]!.n)).toBe(expected.eventIds.length);
-    expect(segmentsLeft).toBe(0);
-  }
-  reportTable('SIGTERM right after acknowledged events', rows);
-  reportFigure('sigterm-events-merged', { trials: rows.length, acknowledged: rows.reduce((n, r) => n + r.acknowledged, 0), merged: rows.reduce((n, r) => n + r.merged, 0) });
-}, budget(60_000, 180_000));
+it(
+  'merges every acknowledged event when serve gets SIGTERM right after acknowledging them',
+  async () => {
+    const rows = [];
+    for (let trial = 0; trial < size(1, 3); trial++) {
+      const fx = await fixture(0);
+      const port = await freePort();
+      const config = writeServeConfig(fx, port, { 'nightly-sync': NEVER, 'roles-snapshot': NEVER, 'parquet-export': NEVER });
+      const serve = await startServe(fx, config, port);
+      children.push(serve.child);
+      const { stats, expected } = await sendEvents({ receiverBaseUrl: serve.url, authorization: AUTH, world: fx.sim.world, count: 300, concurrency: 8 });
+      expect(stats.acknowledged).toBe(300);
+      serve.child.kill('SIGTERM');
+      const exit = await serve.exited;
+      const stored = await queryRows(fx.warehousePath, 'SELECT count(*)::INTEGER AS n FROM upsert_events');
+      const journal = join(fx.dir, 'journal');
+      const segmentsLeft = existsSync(journal) ? readdirSync(journal).filter((name) => name.endsWith('.journal')).length : 0;
+      rows.push({ trial, acknowledged: stats.acknowledged, merged: Number(stored[0]!.n), distinct: expected.eventIds.length, segmentsLeft, exit: exit.code });
+      expect(exit.code, serve.stderr()).toBe(0);
+      expect(Number(stored[0]!.n)).toBe(expected.eventIds.length);
+      expect(segmentsLeft).toBe(0);
+    }
+    reportTable('SIGTERM right after acknowledged events', rows);
+    reportFigure('sigterm-events-merged', {
+      trials: rows.length,
+      acknowledged: rows.reduce((n, r) => n + r.acknowledged, 0),
+      merged: rows.reduce((n, r) => n + r.merged, 0),
+    });
+  },
+  budget(60_000, 180_000),
+);
 
 interface Stopped {
   readonly command: string;
@@ -68,7 +76,11 @@ interface Stopped {
 
 /** Starts `args`, waits for the `moment`-th transaction held before COMMIT, sends `signal` twice (100 ms apart). */
 async function stopTwice(fx: Fixture, args: readonly string[], signal: NodeJS.Signals, moment: number, startedWhen?: RegExp): Promise<Stopped> {
-  const child = spawn(process.execPath, [CLI, ...args], { cwd: fx.dir, env: { ...fx.env, VENUE_RECEIVER_AUTHORIZATION: AUTH, [PAUSE_ENV]: '600' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [CLI, ...args], {
+    cwd: fx.dir,
+    env: { ...fx.env, VENUE_RECEIVER_AUTHORIZATION: AUTH, [PAUSE_ENV]: '600' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   children.push(child);
   let stderr = '';
   let paused = 0;
@@ -98,47 +110,60 @@ async function stopTwice(fx: Fixture, args: readonly string[], signal: NodeJS.Si
   return { command: args[0]!, moment, exit, stderr };
 }
 
-it('records the run before exiting when a second signal hurries sync, backfill and serve', async () => {
-  const moments = size([4], [3, 4, 6]);
-  const rows = [];
-  for (const moment of moments) {
-    for (const command of ['sync', 'backfill', 'serve'] as const) {
-      const fx = await fixture(40);
-      let stopped: Stopped;
-      if (command === 'serve') {
-        const port = await freePort();
-        const config = writeServeConfig(fx, port, { 'nightly-sync': '* * * * * *', 'roles-snapshot': NEVER, 'parquet-export': NEVER });
-        stopped = await stopTwice(fx, ['serve', '--config', config], 'SIGTERM', moment, /job started/);
-      } else {
-        const args = command === 'sync' ? ['sync'] : ['backfill', '--from', addDays(todayUtc(), -50), '--to', addDays(todayUtc(), -1)];
-        stopped = await stopTwice(fx, [...args, '--config', fx.configPath, '--log-level', 'info'], 'SIGINT', moment);
+it(
+  'records the run before exiting when a second signal hurries sync, backfill and serve',
+  async () => {
+    const moments = size([4], [3, 4, 6]);
+    const rows = [];
+    for (const moment of moments) {
+      for (const command of ['sync', 'backfill', 'serve'] as const) {
+        const fx = await fixture(40);
+        let stopped: Stopped;
+        if (command === 'serve') {
+          const port = await freePort();
+          const config = writeServeConfig(fx, port, { 'nightly-sync': '* * * * * *', 'roles-snapshot': NEVER, 'parquet-export': NEVER });
+          stopped = await stopTwice(fx, ['serve', '--config', config], 'SIGTERM', moment, /job started/);
+        } else {
+          const args = command === 'sync' ? ['sync'] : ['backfill', '--from', addDays(todayUtc(), -50), '--to', addDays(todayUtc(), -1)];
+          stopped = await stopTwice(fx, [...args, '--config', fx.configPath, '--log-level', 'info'], 'SIGINT', moment);
+        }
+        const runs = await queryRows(
+          fx.warehousePath,
+          `SELECT status, finished_at IS NOT NULL AS finished, detail->>'interruption' AS interruption, detail->'slices' AS slices FROM sync_runs ORDER BY run_id`,
+        );
+        const interrupted = runs.filter((r) => r.interruption !== null);
+        const counts = interrupted.map(
+          (r) => JSON.parse(String(r.slices)) as { total: number; done: number; failed: number; skipped: number; doneEarlier: number },
+        );
+        const summary = [...stopped.stderr.matchAll(/^\{.*"msg":"api summary".*\}$/gm)].map((m) => JSON.parse(m[0]) as { failures: number; aborted: number });
+        const row = {
+          command,
+          moment,
+          exit: stopped.exit,
+          runs: runs.length,
+          leftRunning: runs.filter((r) => r.status === 'running' || r.finished !== true).length,
+          withReason: interrupted.filter((r) => /second SIG/.test(String(r.interruption))).length,
+          countsAddUp: counts.filter((c) => c.done + c.failed + c.skipped + c.doneEarlier === c.total).length,
+          apiFailures: summary.reduce((n, s) => n + s.failures, 0),
+        };
+        rows.push(row);
+        expect(row.runs, stopped.stderr.slice(-3000)).toBeGreaterThan(0);
+        expect(row.leftRunning).toBe(0);
+        expect(row.withReason).toBe(1);
+        expect(interrupted.map((r) => r.status)).toEqual([expect.stringMatching(/^(partial|failed)$/)]);
+        expect(row.countsAddUp).toBe(1);
+        expect(row.apiFailures).toBe(0);
+        // The exit status is the recorded one's: partial 3, failed 1 (serve itself stopped fine: 0).
+        expect(stopped.exit).toBe(command === 'serve' ? 0 : interrupted[0]?.status === 'partial' ? 3 : 1);
       }
-      const runs = await queryRows(
-        fx.warehousePath,
-        `SELECT status, finished_at IS NOT NULL AS finished, detail->>'interruption' AS interruption, detail->'slices' AS slices FROM sync_runs ORDER BY run_id`,
-      );
-      const interrupted = runs.filter((r) => r.interruption !== null);
-      const counts = interrupted.map((r) => JSON.parse(String(r.slices)) as { total: number; done: number; failed: number; skipped: number; doneEarlier: number });
-      const summary = [...stopped.stderr.matchAll(/^\{.*"msg":"api summary".*\}$/gm)].map((m) => JSON.parse(m[0]) as { failures: number; aborted: number });
-      const row = {
-        command, moment, exit: stopped.exit,
-        runs: runs.length,
-        leftRunning: runs.filter((r) => r.status === 'running' || r.finished !== true).length,
-        withReason: interrupted.filter((r) => /second SIG/.test(String(r.interruption))).length,
-        countsAddUp: counts.filter((c) => c.done + c.failed + c.skipped + c.doneEarlier === c.total).length,
-        apiFailures: summary.reduce((n, s) => n + s.failures, 0),
-      };
-      rows.push(row);
-      expect(row.runs, stopped.stderr.slice(-3000)).toBeGreaterThan(0);
-      expect(row.leftRunning).toBe(0);
-      expect(row.withReason).toBe(1);
-      expect(interrupted.map((r) => r.status)).toEqual([expect.stringMatching(/^(partial|failed)$/)]);
-      expect(row.countsAddUp).toBe(1);
-      expect(row.apiFailures).toBe(0);
-      // The exit status is the recorded one's: partial 3, failed 1 (serve itself stopped fine: 0).
-      expect(stopped.exit).toBe(command === 'serve' ? 0 : interrupted[0]?.status === 'partial' ? 3 : 1);
     }
-  }
-  reportTable('two signals', rows);
-  reportFigure('double-signal', { runs: rows.length, leftRunning: rows.reduce((n, r) => n + r.leftRunning, 0), recordedWithReason: rows.reduce((n, r) => n + r.withReason, 0), countsAddUp: rows.reduce((n, r) => n + r.countsAddUp, 0) });
-}, budget(120_000, 360_000));
+    reportTable('two signals', rows);
+    reportFigure('double-signal', {
+      runs: rows.length,
+      leftRunning: rows.reduce((n, r) => n + r.leftRunning, 0),
+      recordedWithReason: rows.reduce((n, r) => n + r.withReason, 0),
+      countsAddUp: rows.reduce((n, r) => n + r.countsAddUp, 0),
+    });
+  },
+  budget(120_000, 360_000),
+);

@@ -65,7 +65,7 @@ describe('cron fire times across daylight saving changes', () => {
     expect(fires('0 10 * * *', 'Pacific/Apia', '2011-12-28T21:00:00Z', 3)).toEqual(['2011-12-29T20:00:00Z', '2011-12-30T10:00:00Z', '2011-12-30T20:00:00Z']);
   });
 
-  it('keeps node-cron\'s field syntax: seconds, steps, last day of month', () => {
+  it("keeps node-cron's field syntax: seconds, steps, last day of month", () => {
     expect(fires('*/20 * * * * *', 'UTC', '2026-01-01T00:00:00Z', 3)).toEqual(['2026-01-01T00:00:20Z', '2026-01-01T00:00:40Z', '2026-01-01T00:01:00Z']);
     expect(fires('0 0 L * *', 'Europe/Berlin', '2026-02-01T00:00:00Z', 2)).toEqual(['2026-02-27T23:00:00Z', '2026-03-30T22:00:00Z']);
   });

@@ -15,14 +15,22 @@ function scheduled(expression: string, zone: string, start: string): { scheduler
   const clock = new ManualClock(Date.parse(start));
   const ran: string[] = [];
   const job: JobDefinition = {
-    name: 'nightly-sync', description: 'records when it runs', defaultSchedule: expression,
+    name: 'nightly-sync',
+    description: 'records when it runs',
+    defaultSchedule: expression,
     async run() {
       ran.push(new Date(clock.now()).toISOString());
       return { status: 'succeeded', summary: 'ran' };
     },
   };
   const config = resolveConfig({ schedule: { timezone: zone, jobs: { 'nightly-sync': expression } } }, {});
-  const scheduler = new Scheduler(resolveSchedules(config, [job]), (name, signal, hurry) => jobContext(config, logger, signal, hurry, name), new Mutex(), logger, clock);
+  const scheduler = new Scheduler(
+    resolveSchedules(config, [job]),
+    (name, signal, hurry) => jobContext(config, logger, signal, hurry, name),
+    new Mutex(),
+    logger,
+    clock,
+  );
   return { scheduler, clock, ran };
 }
 

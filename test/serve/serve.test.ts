@@ -35,10 +35,14 @@ describe('venue-etl serve', () => {
     expect(second.code).toBe(1);
     expect(second.stderr).toMatch(/already running .*PID \d+/);
 
-    await until('a finished sync, a skipped tick, and a sync running', async () => {
-      const sync = (await health(serve)).jobs.find((j) => j.name === 'nightly-sync')!;
-      return sync.runs >= 2 && sync.skippedOverlaps > 0 && sync.running ? sync : undefined;
-    }, 40_000);
+    await until(
+      'a finished sync, a skipped tick, and a sync running',
+      async () => {
+        const sync = (await health(serve)).jobs.find((j) => j.name === 'nightly-sync')!;
+        return sync.runs >= 2 && sync.skippedOverlaps > 0 && sync.running ? sync : undefined;
+      },
+      40_000,
+    );
     // Let the running sync get past its token check into extraction (the API answered one of its
     // analytics requests), then stop serve mid-job.
     const seen = fixture.sim.requests.length;
@@ -57,7 +61,10 @@ describe('venue-etl serve', () => {
     for (let i = 1; i < runs.length; i++) expect(Number(runs[i]!.started)).toBeGreaterThanOrEqual(Number(runs[i - 1]!.finished));
     // The job stopped mid-run committed what it had and recorded its end: nothing is left 'running'.
     expect(runs.filter((r) => r.status === 'running' || r.finished === null)).toEqual([]);
-    const interrupted = await queryRows(fixture.warehousePath, `SELECT count(*) AS n FROM sync_runs WHERE job = 'nightly-sync' AND json_extract(detail, '$.interrupted') = 'true'`);
+    const interrupted = await queryRows(
+      fixture.warehousePath,
+      `SELECT count(*) AS n FROM sync_runs WHERE job = 'nightly-sync' AND json_extract(detail, '$.interrupted') = 'true'`,
+    );
     expect(Number(interrupted[0]!.n)).toBe(1);
     expect(await duplicateKeys(fixture.warehousePath)).toEqual({ series: 0, summaries: 0, cursors: 0 });
   });
@@ -69,7 +76,15 @@ describe('venue-etl serve', () => {
     const serve = running;
     await until('a sync running', async () => ((await health(serve)).jobs.find((j) => j.name === 'nightly-sync')!.running ? true : undefined));
 
-    const { stats, expected } = await sendEvents({ receiverBaseUrl: serve.url, authorization: AUTH, world: fixture.sim.world, count: 200, duplicates: 0.25, outOfOrder: true, concurrency: 8 });
+    const { stats, expected } = await sendEvents({
+      receiverBaseUrl: serve.url,
+      authorization: AUTH,
+      world: fixture.sim.world,
+      count: 200,
+      duplicates: 0.25,
+      outOfOrder: true,
+      concurrency: 8,
+    });
     expect(stats.failed).toBe(0);
     expect(stats.retried).toBe(0);
     expect(stats.acknowledged).toBe(stats.sent);
@@ -82,7 +97,10 @@ describe('venue-etl serve', () => {
 
     const ids = (await queryRows(fixture.warehousePath, 'SELECT event_id FROM upsert_events ORDER BY event_id')).map((r) => r.event_id);
     expect(ids).toEqual(expected.eventIds);
-    const history = await queryRows(fixture.warehousePath, 'SELECT user_id::VARCHAR AS u, venue_id::VARCHAR AS v, visits_count FROM user_venue_history ORDER BY u, v');
+    const history = await queryRows(
+      fixture.warehousePath,
+      'SELECT user_id::VARCHAR AS u, venue_id::VARCHAR AS v, visits_count FROM user_venue_history ORDER BY u, v',
+    );
     expect(history.map((h) => [h.u, h.v, Number(h.visits_count)])).toEqual(expected.history.map((h) => [h.userId, h.venueId, h.visitsCount]));
   });
 
@@ -92,7 +110,17 @@ describe('venue-etl serve', () => {
     running = await startServe(fixture, config, port);
     const first = running;
     // The sender keeps retrying refused connections while serve is down, as the platform would.
-    const sending = sendEvents({ receiverBaseUrl: first.url, authorization: AUTH, world: fixture.sim.world, count: 400, concurrency: 8, maxAttempts: 60, baseBackoffMs: 50, maxBackoffMs: 250, deadlineMs: 40_000 });
+    const sending = sendEvents({
+      receiverBaseUrl: first.url,
+      authorization: AUTH,
+      world: fixture.sim.world,
+      count: 400,
+      concurrency: 8,
+      maxAttempts: 60,
+      baseBackoffMs: 50,
+      maxBackoffMs: 250,
+      deadlineMs: 40_000,
+    });
     await until('some events accepted', async () => ((await health(first)).receiver.accepted >= 50 ? true : undefined));
     first.child.kill('SIGKILL');
     await first.exited;

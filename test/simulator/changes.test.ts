@@ -50,10 +50,7 @@ describe('role changes', () => {
       expect(twin.mutateRoles()).toEqual(change);
       changes.push(change);
     }
-    const all = (s: Simulator) => [
-      ...s.world.projects.flatMap((p) => s.truth.projectRoles(p.id)),
-      ...s.world.venues.flatMap((v) => s.truth.venueRoles(v.id)),
-    ];
+    const all = (s: Simulator) => [...s.world.projects.flatMap((p) => s.truth.projectRoles(p.id)), ...s.world.venues.flatMap((v) => s.truth.venueRoles(v.id))];
     expect(all(sim)).toEqual(all(twin));
     for (const change of changes) {
       expect(change.added.length + change.removed.length + change.changed.length).toBeGreaterThanOrEqual(2);

@@ -18,7 +18,12 @@ afterEach(() => {
   for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
 });
 
-function run(args: string[]): { child: ChildProcessWithoutNullStreams; lines: string[]; line: (match: RegExp) => Promise<string>; exit: Promise<number | null> } {
+function run(args: string[]): {
+  child: ChildProcessWithoutNullStreams;
+  lines: string[];
+  line: (match: RegExp) => Promise<string>;
+  exit: Promise<number | null>;
+} {
   const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, NO_COLOR: '1' } });
   children.push(child);
   const lines: string[] = [];

@@ -154,10 +154,12 @@ describe('list endpoints', () => {
     const projectRoles = sim.truth.projectRoles(venue.projectId);
     expect(inherited.map((r) => r.relationships?.account?.data.id)).toEqual(projectRoles.map((r) => r.relationships!.account!.data.id));
     // The caller owns the project, so it appears as an inherited owner with every permission.
-    expect(inherited).toContainEqual(expect.objectContaining({
-      attributes: { name: 'owner', 'inherited-from': 'project-roles', permissions: ALL_PERMISSIONS },
-      relationships: expect.objectContaining({ account: { data: { type: 'accounts', id: sim.world.me.id } } }),
-    }));
+    expect(inherited).toContainEqual(
+      expect.objectContaining({
+        attributes: { name: 'owner', 'inherited-from': 'project-roles', permissions: ALL_PERMISSIONS },
+        relationships: expect.objectContaining({ account: { data: { type: 'accounts', id: sim.world.me.id } } }),
+      }),
+    );
   });
 
   it('project roles are project level only (4.13)', async () => {
@@ -256,7 +258,13 @@ it('records every API request it answered', async () => {
   await get(sim, '/accounts/filtered-accounts/me/?x=1', { 'user-agent': 'probe/1' });
   await get(sim, '/nowhere/');
   expect(sim.requests).toEqual([
-    expect.objectContaining({ method: 'GET', path: '/accounts/filtered-accounts/me/', query: 'x=1', status: 200, headers: expect.objectContaining({ 'user-agent': 'probe/1' }) }),
+    expect.objectContaining({
+      method: 'GET',
+      path: '/accounts/filtered-accounts/me/',
+      query: 'x=1',
+      status: 200,
+      headers: expect.objectContaining({ 'user-agent': 'probe/1' }),
+    }),
     expect.objectContaining({ path: '/nowhere/', query: '', status: 404 }),
   ]);
   expect(sim.requests[0]!.at).toMatch(/^\d{4}-\d{2}-\d{2}T/);

@@ -34,7 +34,13 @@ async function receiver(behaviour: Behaviour = (_d, _a, res) => res.writeHead(20
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  receivers.push(() => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }));
+  receivers.push(
+    () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  );
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, deliveries };
 }
 
@@ -56,7 +62,19 @@ describe('upsert events (docs/api.md §6)', () => {
       expect(typeof user['is-subscribed']).toBe('boolean');
       expect(user.phone).toMatch(/^\+\d{8,15}$/);
       expect(user['birth-date']).toMatch(/^\d{4}-\d{2}-\d{2}$/);
-      expect(Object.keys(user).sort()).toEqual(['birth-date', 'email', 'email-confirmed', 'first-name', 'gender', 'id', 'is-subscribed', 'language', 'last-name', 'phone', 'phone-confirmed']);
+      expect(Object.keys(user).sort()).toEqual([
+        'birth-date',
+        'email',
+        'email-confirmed',
+        'first-name',
+        'gender',
+        'id',
+        'is-subscribed',
+        'language',
+        'last-name',
+        'phone',
+        'phone-confirmed',
+      ]);
       expect(Object.keys(venue).sort()).toEqual(['address', 'city', 'country', 'created-at', 'id', 'name']);
       expect(venue['created-at']).toMatch(/\.\d{6}\+00:00$/);
       expect(history['first-visit-on']).toMatch(ISO);

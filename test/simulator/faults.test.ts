@@ -1,5 +1,14 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { DRIFT_EXTRA_ATTRIBUTE, FaultSpecError, decideFaults, parseFaultSpec, startSimulator, toFaultSpec, type Simulator, type SimulatorOptions } from '../../src/simulator/index.js';
+import {
+  DRIFT_EXTRA_ATTRIBUTE,
+  FaultSpecError,
+  decideFaults,
+  parseFaultSpec,
+  startSimulator,
+  toFaultSpec,
+  type Simulator,
+  type SimulatorOptions,
+} from '../../src/simulator/index.js';
 import { JSONAPI, TODAY, documentOf, get, list, seriesOf, single } from './helpers.js';
 
 const started: Simulator[] = [];
@@ -61,12 +70,14 @@ describe('faults over HTTP', () => {
     const jobs = urls.flatMap((url) => Array.from({ length: 100 }, () => url));
     const result = new Map<string, number[]>(urls.map((u) => [u, []]));
     let next = 0;
-    await Promise.all(Array.from({ length: 8 }, async () => {
-      while (next < jobs.length) {
-        const url = jobs[next++]!;
-        result.get(url)!.push((await get(sim, url)).status);
-      }
-    }));
+    await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        while (next < jobs.length) {
+          const url = jobs[next++]!;
+          result.get(url)!.push((await get(sim, url)).status);
+        }
+      }),
+    );
     return result;
   }
 
@@ -190,7 +201,8 @@ describe('faults over HTTP', () => {
 });
 
 describe('hostile answers', () => {
-  const VENUE_PATH = (sim: Simulator, stream: string, from: string, to: string): string => `/analytics/${stream}/${sim.world.venues[0]!.id}/?from=${from}&to=${to}`;
+  const VENUE_PATH = (sim: Simulator, stream: string, from: string, to: string): string =>
+    `/analytics/${stream}/${sim.world.venues[0]!.id}/?from=${from}&to=${to}`;
 
   it('sends a Date header that follows the simulated today, on answers and faults alike', async () => {
     const sim = await simulator();
@@ -258,7 +270,10 @@ describe('hostile answers', () => {
     for (const [kind, impossible] of counts) {
       sim.setFaults(`${kind}=1`);
       const series = seriesOf(single(await get(sim, path)), 'rates-count');
-      expect(series.filter(([, v]) => impossible(v)), kind).toHaveLength(1);
+      expect(
+        series.filter(([, v]) => impossible(v)),
+        kind,
+      ).toHaveLength(1);
     }
     sim.setFaults('unsafe-count=1');
     expect((await get(sim, path)).text).toContain(',9007199254740993]');
@@ -270,7 +285,10 @@ describe('hostile answers', () => {
   });
 
   it('parses utc-offset and refuses a bad one', () => {
-    expect(parseFaultSpec('offset=1@rating-history,utc-offset=-05:00')).toEqual({ rules: [{ kind: 'offset', rate: 1, stream: 'rating-history' }], utcOffset: '-05:00' });
+    expect(parseFaultSpec('offset=1@rating-history,utc-offset=-05:00')).toEqual({
+      rules: [{ kind: 'offset', rate: 1, stream: 'rating-history' }],
+      utcOffset: '-05:00',
+    });
     expect(() => parseFaultSpec('utc-offset=2h')).toThrow(/utc-offset needs/);
   });
 });

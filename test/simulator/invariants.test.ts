@@ -45,7 +45,10 @@ describe.each([0, 1, 2, 3, 4, 5])('venue %i', (index) => {
       });
     };
     check(sim.truth.series(venue(), 'venue-devices-history', FROM, TO).points, sim.truth.series(venue(), 'venue-users-history', FROM, TO).points);
-    check(sim.truth.series(venue(), 'venue-devices-history', '2026-02-14', '2026-02-14').points, sim.truth.series(venue(), 'venue-users-history', '2026-02-14', '2026-02-14').points);
+    check(
+      sim.truth.series(venue(), 'venue-devices-history', '2026-02-14', '2026-02-14').points,
+      sim.truth.series(venue(), 'venue-users-history', '2026-02-14', '2026-02-14').points,
+    );
     const devices = sim.truth.summary(venue(), 'venue-devices-summary', FROM, TO) as Record<string, number>;
     const users = sim.truth.summary(venue(), 'venue-users-summary', FROM, TO) as Record<string, number>;
     expect(devices['unique-detected']).toBeLessThanOrEqual(devices.detected!);

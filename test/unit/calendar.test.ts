@@ -4,7 +4,19 @@ import { ConfigSchema } from '../../src/config/schema.js';
 import { resolveOptions } from '../../src/simulator/options.js';
 
 const REAL = ['2026-01-01', '2024-02-29', '2000-02-29', '1970-01-01', '2026-12-31'];
-const NOT_REAL = ['2026-02-29', '1900-02-29', '2026-02-30', '2026-13-01', '2026-00-10', '2026-1-01', '2026-01-1', '20260101', '2026-01-01T00:00:00Z', ' 2026-01-01', ''];
+const NOT_REAL = [
+  '2026-02-29',
+  '1900-02-29',
+  '2026-02-30',
+  '2026-13-01',
+  '2026-00-10',
+  '2026-1-01',
+  '2026-01-1',
+  '20260101',
+  '2026-01-01T00:00:00Z',
+  ' 2026-01-01',
+  '',
+];
 
 describe('the calendar', () => {
   it('accepts real dates in the YYYY-MM-DD form only, the same for config, simulator and validator', () => {

@@ -3,10 +3,16 @@ import { buildCatalogue, defaultStreams, ENDPOINTS, type EndpointRow } from '../
 import { captureLog, sendJson, startServer, testClient } from '../api/helpers.js';
 import { checkAccess } from '../../src/runner/open-run.js';
 
-const CONFIG_ROW = { stream: 'project-devices-history', path: '/p/{project_id}/', scope: 'project', kind: 'series', resourceType: 'project-devices-history' } as const;
+const CONFIG_ROW = {
+  stream: 'project-devices-history',
+  path: '/p/{project_id}/',
+  scope: 'project',
+  kind: 'series',
+  resourceType: 'project-devices-history',
+} as const;
 
 describe('the catalogue', () => {
-  it('keeps every row of a stream: the accounts by id in batches and the caller\'s own, which is the access check', () => {
+  it("keeps every row of a stream: the accounts by id in batches and the caller's own, which is the access check", () => {
     const catalogue = buildCatalogue();
     const accounts = catalogue.rowsOf('accounts');
     expect(accounts.map((row) => [row.path, row.resolve?.parents ?? [], row.caller ?? false])).toEqual([
@@ -34,7 +40,12 @@ describe('the catalogue', () => {
   it('refuses a row it could not follow', () => {
     const historyWithoutDates: EndpointRow = { ...ENDPOINTS[0]!, stream: 'undated-history', dates: undefined };
     expect(() => buildCatalogue([], [...ENDPOINTS, historyWithoutDates])).toThrow(/undated-history .*a series row needs date parameters/);
-    expect(() => buildCatalogue([], ENDPOINTS.filter((row) => !row.caller))).toThrow(/exactly one caller row/);
+    expect(() =>
+      buildCatalogue(
+        [],
+        ENDPOINTS.filter((row) => !row.caller),
+      ),
+    ).toThrow(/exactly one caller row/);
   });
 
   it('makes the access check with the caller row, and reads the API clock from its answer', async () => {
@@ -44,7 +55,10 @@ describe('the catalogue', () => {
     });
     const client = testClient(api.url, { logger: captureLog('silent').logger });
     try {
-      const catalogue = buildCatalogue([], ENDPOINTS.map((row) => (row.caller ? { ...row, path: '/accounts/whoami/' } : row)));
+      const catalogue = buildCatalogue(
+        [],
+        ENDPOINTS.map((row) => (row.caller ? { ...row, path: '/accounts/whoami/' } : row)),
+      );
       const clock = await checkAccess(client, catalogue, () => new Date('2026-03-03T10:00:30Z'));
       expect(api.requests.map((r) => r.url)).toEqual(['/accounts/whoami/']);
       expect(clock.today).toBe('2026-03-03');

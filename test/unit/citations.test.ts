@@ -74,7 +74,9 @@ describe("the README's folder table", () => {
   const listed = foldersInReadme();
 
   it('lists every folder of src/', () => {
-    const folders = readdirSync(join(ROOT, 'src'), { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => `src/${e.name}`);
+    const folders = readdirSync(join(ROOT, 'src'), { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => `src/${e.name}`);
     expect(folders.length).toBeGreaterThan(0);
     expect(folders.filter((folder) => !listed.has(folder))).toEqual([]);
   });

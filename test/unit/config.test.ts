@@ -33,7 +33,10 @@ describe('config', () => {
   });
 
   it('refuses unknown keys, streams, cron expressions and time zones', () => {
-    const problems = problemsOf({ ...minimal, sync: { streams: ['nope'] }, schedule: { timezone: 'Mars/Base', jobs: { 'nightly-sync': 'every night' } }, extra: 1 }, { TOKEN: 'x' });
+    const problems = problemsOf(
+      { ...minimal, sync: { streams: ['nope'] }, schedule: { timezone: 'Mars/Base', jobs: { 'nightly-sync': 'every night' } }, extra: 1 },
+      { TOKEN: 'x' },
+    );
     expect(problems.map((p) => p.path).sort()).toEqual(['(root)', 'schedule.jobs.nightly-sync', 'schedule.timezone', 'sync.streams[0]']);
   });
 });

@@ -5,7 +5,6 @@ import { describe, expect, it } from 'vitest';
 
 const SRC = resolve(dirname(fileURLToPath(import.meta.url)), '../../src');
 
-
 /** Folders every other one may use: they import no other folder of src/. */
 const FOUNDATION = ['calendar', 'errors', 'infra'];
 
@@ -93,7 +92,9 @@ describe('the folders of src/', () => {
   });
 
   it('keep the foundation free of every other folder', () => {
-    const upward = FOUNDATION.flatMap((folder) => [...(graph.get(folder) ?? new Map<string, string>()).entries()].map(([to, where]) => `${folder} -> ${to} (${where})`));
+    const upward = FOUNDATION.flatMap((folder) =>
+      [...(graph.get(folder) ?? new Map<string, string>()).entries()].map(([to, where]) => `${folder} -> ${to} (${where})`),
+    );
     expect(upward).toEqual([]);
   });
 });

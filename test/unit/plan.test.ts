@@ -29,7 +29,15 @@ describe('windows', () => {
 describe('planSync', () => {
   it('starts at startDate without a cursor and at cursor + 1 - lookback with one', () => {
     const cursors = new Map([[`venue-devices-history|${V1}`, '2026-03-10']]);
-    const chains = planSync({ ...base, streams: ['venue-devices-history', 'venue-users-history'], cursors, startDate: '2026-03-01', lookbackDays: 3, until: '2026-03-12', today: '2026-03-13' });
+    const chains = planSync({
+      ...base,
+      streams: ['venue-devices-history', 'venue-users-history'],
+      cursors,
+      startDate: '2026-03-01',
+      lookbackDays: 3,
+      until: '2026-03-12',
+      today: '2026-03-13',
+    });
     const devices = chains.find((c) => c.stream === 'venue-devices-history')!;
     expect(devices.slices.map((s) => [s.windowFrom, s.windowTo])).toEqual([['2026-03-08', '2026-03-12']]);
     const users = chains.find((c) => c.stream === 'venue-users-history')!;
@@ -38,12 +46,29 @@ describe('planSync', () => {
 
   it('plans nothing for a stream whose cursor is at the end date', () => {
     const cursors = new Map([[`venue-devices-history|${V1}`, '2026-03-12']]);
-    const chains = planSync({ ...base, streams: ['venue-devices-history'], cursors, startDate: '2026-03-01', lookbackDays: 0, until: '2026-03-12', today: '2026-03-13' });
+    const chains = planSync({
+      ...base,
+      streams: ['venue-devices-history'],
+      cursors,
+      startDate: '2026-03-01',
+      lookbackDays: 0,
+      until: '2026-03-12',
+      today: '2026-03-13',
+    });
     expect(chains).toEqual([]);
   });
 
   it('requests day summaries one day at a time and month summaries from the first of the month', () => {
-    const chains = planSync({ ...base, grains: ['day', 'month'], streams: ['venue-users-summary'], cursors: new Map(), startDate: '2026-03-10', lookbackDays: 3, until: '2026-03-12', today: '2026-03-13' });
+    const chains = planSync({
+      ...base,
+      grains: ['day', 'month'],
+      streams: ['venue-users-summary'],
+      cursors: new Map(),
+      startDate: '2026-03-10',
+      lookbackDays: 3,
+      until: '2026-03-12',
+      today: '2026-03-13',
+    });
     const slices = chains[0]!.slices;
     expect(slices.map((s) => [s.grain, s.windowFrom, s.windowTo, requestCount(s)])).toEqual([
       ['day', '2026-03-10', '2026-03-12', 3],
@@ -52,7 +77,15 @@ describe('planSync', () => {
   });
 
   it('gives project roles one slice per project and accounts a single slice', () => {
-    const chains = planSync({ ...base, streams: ['project-roles', 'accounts'], cursors: new Map(), startDate: '2026-03-01', lookbackDays: 3, until: '2026-03-12', today: '2026-03-13' });
+    const chains = planSync({
+      ...base,
+      streams: ['project-roles', 'accounts'],
+      cursors: new Map(),
+      startDate: '2026-03-01',
+      lookbackDays: 3,
+      until: '2026-03-12',
+      today: '2026-03-13',
+    });
     expect(chains.map((c) => [c.stream, c.scopeId, c.slices.length])).toEqual([
       ['project-roles', P1, 1],
       ['accounts', '*', 1],
@@ -62,7 +95,13 @@ describe('planSync', () => {
 
 describe('planBackfill', () => {
   it('covers the range in windows and counts one request per window or summary day', () => {
-    const chains = planBackfill({ ...base, streams: ['venue-devices-history', 'venue-devices-summary'], from: '2026-01-01', to: '2026-03-31', today: '2026-04-10' });
+    const chains = planBackfill({
+      ...base,
+      streams: ['venue-devices-history', 'venue-devices-summary'],
+      from: '2026-01-01',
+      to: '2026-03-31',
+      today: '2026-04-10',
+    });
     const history = chains.find((c) => c.stream === 'venue-devices-history')!;
     expect(history.slices).toHaveLength(3);
     expect(plannedRequests(chains)).toBe(3 + 90);
@@ -74,10 +113,19 @@ describe('planBackfill', () => {
 
 describe('the hour grain (sync.historyGrain)', () => {
   it('plans a chain per grain for history streams, each from its own cursor, one request per day by the hour', () => {
-    const cursors = new Map([[`venue-devices-history|${V1}`, '2026-03-10'], [`venue-devices-history@hour|${V1}`, '2026-03-05']]);
+    const cursors = new Map([
+      [`venue-devices-history|${V1}`, '2026-03-10'],
+      [`venue-devices-history@hour|${V1}`, '2026-03-05'],
+    ]);
     const chains = planSync({
-      ...base, historyGrains: ['day', 'hour'], streams: ['venue-devices-history', 'venue-devices-summary'], cursors,
-      startDate: '2026-03-01', lookbackDays: 3, until: '2026-03-12', today: '2026-03-13',
+      ...base,
+      historyGrains: ['day', 'hour'],
+      streams: ['venue-devices-history', 'venue-devices-summary'],
+      cursors,
+      startDate: '2026-03-01',
+      lookbackDays: 3,
+      until: '2026-03-12',
+      today: '2026-03-13',
     });
     const devices = chains.filter((c) => c.stream === 'venue-devices-history');
     expect(devices.map((c) => c.slices.map((s) => [s.grain ?? 'day', s.windowFrom, s.windowTo]))).toEqual([
@@ -92,13 +140,31 @@ describe('the hour grain (sync.historyGrain)', () => {
     // Summaries have no hours: one chain, unchanged.
     expect(chains.filter((c) => c.stream === 'venue-devices-summary')).toHaveLength(1);
     // A day-only plan keeps the keys it always had.
-    const dayOnly = planSync({ ...base, streams: ['venue-devices-history'], cursors, startDate: '2026-03-01', lookbackDays: 3, until: '2026-03-12', today: '2026-03-13' });
+    const dayOnly = planSync({
+      ...base,
+      streams: ['venue-devices-history'],
+      cursors,
+      startDate: '2026-03-01',
+      lookbackDays: 3,
+      until: '2026-03-12',
+      today: '2026-03-13',
+    });
     expect(dayOnly.map((c) => c.slices.map((s) => s.key))).toEqual([[`venue-devices-history|${V1}|2026-03-08|2026-03-12|`]]);
   });
 
   it('a one-day range by the hour is one request for that day; by the day it reaches back a day', () => {
-    const chains = planBackfill({ ...base, historyGrains: ['day', 'hour'], streams: ['venue-users-history'], from: '2026-03-05', to: '2026-03-05', today: '2026-03-13' });
-    expect(chains.map((c) => c.slices.map((s) => [s.grain ?? 'day', s.windowFrom, s.windowTo]))).toEqual([[['day', '2026-03-04', '2026-03-05']], [['hour', '2026-03-05', '2026-03-05']]]);
+    const chains = planBackfill({
+      ...base,
+      historyGrains: ['day', 'hour'],
+      streams: ['venue-users-history'],
+      from: '2026-03-05',
+      to: '2026-03-05',
+      today: '2026-03-13',
+    });
+    expect(chains.map((c) => c.slices.map((s) => [s.grain ?? 'day', s.windowFrom, s.windowTo]))).toEqual([
+      [['day', '2026-03-04', '2026-03-05']],
+      [['hour', '2026-03-05', '2026-03-05']],
+    ]);
     expect(plannedRequests(chains)).toBe(2);
   });
 });

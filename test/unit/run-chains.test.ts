@@ -11,7 +11,19 @@ const VENUES = ['00000000-0000-4000-8000-000000000001', '00000000-0000-4000-8000
 function chains(): Chain[] {
   const config = resolveConfig({ scope: { venues: VENUES } }, {});
   const catalogue = buildCatalogue(config.endpoints);
-  return [...planBackfill({ catalogue, streams: ['venue-devices-history'], venues: VENUES, projects: [], from: '2026-01-01', to: '2026-03-11', today: '2026-04-01', windowDays: 7, grains: ['day'] })];
+  return [
+    ...planBackfill({
+      catalogue,
+      streams: ['venue-devices-history'],
+      venues: VENUES,
+      projects: [],
+      from: '2026-01-01',
+      to: '2026-03-11',
+      today: '2026-04-01',
+      windowDays: 7,
+      grains: ['day'],
+    }),
+  ];
 }
 
 const total = (list: readonly Chain[]): number => list.reduce((n, c) => n + c.slices.length, 0);
@@ -20,7 +32,9 @@ const coded = (code: string): Error => Object.assign(new Error(code), { code });
 function options(runSlice: (slice: Slice) => Promise<number>, extra: Partial<ChainRunOptions> = {}): ChainRunOptions & { failures: Slice[] } {
   const failures: Slice[] = [];
   return {
-    concurrency: 2, runSlice, failures,
+    concurrency: 2,
+    runSlice,
+    failures,
     onFailure: async (slice) => {
       failures.push(slice);
     },
@@ -49,12 +63,15 @@ describe('runChains counts every slice once', () => {
     const planned = chains();
     const controller = new AbortController();
     let started = 0;
-    const run = options(async () => {
-      started += 1;
-      if (started === 5) controller.abort(new Error('received SIGINT'));
-      if (controller.signal.aborted) throw new DOMException('aborted', 'AbortError');
-      return 10;
-    }, { signal: controller.signal });
+    const run = options(
+      async () => {
+        started += 1;
+        if (started === 5) controller.abort(new Error('received SIGINT'));
+        if (controller.signal.aborted) throw new DOMException('aborted', 'AbortError');
+        return 10;
+      },
+      { signal: controller.signal },
+    );
     const result = await runChains(planned, run);
     expect(result.interrupted).toBe(true);
     expect(result.failed).toBe(0);

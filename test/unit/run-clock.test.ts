@@ -5,7 +5,7 @@ import { machineNow } from '../../src/runner/machine-clock.js';
 const at = (iso: string): Date => new Date(iso);
 
 describe('the run clock', () => {
-  it('takes the earlier of the two clocks\' yesterdays as the last complete day', () => {
+  it("takes the earlier of the two clocks' yesterdays as the last complete day", () => {
     const ahead = runClock(at('2026-11-30T12:00:00Z'), 'Fri, 20 Nov 2026 12:00:00 GMT');
     expect(ahead).toMatchObject({ today: '2026-11-20', lastCompleteDay: '2026-11-19', skewMs: 10 * 86_400_000 });
     expect(ahead.warning?.code).toBe('VENUE_CLOCK_SKEW');
@@ -13,7 +13,13 @@ describe('the run clock', () => {
     const behind = runClock(at('2026-11-17T12:00:00Z'), 'Fri, 20 Nov 2026 12:00:00 GMT');
     expect(behind).toMatchObject({ today: '2026-11-17', lastCompleteDay: '2026-11-16' });
     expect(behind.warning?.message).toMatch(/3\.0 days behind/);
-    expect(clockDetail(behind)).toEqual({ machine: '2026-11-17T12:00:00.000Z', api: '2026-11-20T12:00:00.000Z', skewSeconds: -259_200, lastCompleteDay: '2026-11-16', warning: 'VENUE_CLOCK_SKEW' });
+    expect(clockDetail(behind)).toEqual({
+      machine: '2026-11-17T12:00:00.000Z',
+      api: '2026-11-20T12:00:00.000Z',
+      skewSeconds: -259_200,
+      lastCompleteDay: '2026-11-16',
+      warning: 'VENUE_CLOCK_SKEW',
+    });
   });
 
   it('stays quiet within the skew threshold, yet never lets a day count before it ended at the API', () => {
@@ -21,10 +27,12 @@ describe('the run clock', () => {
     const close = runClock(at('2026-11-21T00:01:00Z'), 'Fri, 20 Nov 2026 23:59:00 GMT');
     expect(close.warning).toBeUndefined();
     expect(close.lastCompleteDay).toBe('2026-11-19');
-    expect(runClock(at('2026-11-20T12:00:00Z'), new Date(Date.parse('2026-11-20T12:00:00Z') - CLOCK_SKEW_WARN_MS - 1000).toUTCString()).warning?.code).toBe('VENUE_CLOCK_SKEW');
+    expect(runClock(at('2026-11-20T12:00:00Z'), new Date(Date.parse('2026-11-20T12:00:00Z') - CLOCK_SKEW_WARN_MS - 1000).toUTCString()).warning?.code).toBe(
+      'VENUE_CLOCK_SKEW',
+    );
   });
 
-  it('falls back to the machine\'s clock, with a warning, when the API sends no usable Date', () => {
+  it("falls back to the machine's clock, with a warning, when the API sends no usable Date", () => {
     for (const header of [undefined, 'yesterday']) {
       const clock = runClock(at('2026-11-20T12:00:00Z'), header);
       expect(clock).toMatchObject({ today: '2026-11-20', lastCompleteDay: '2026-11-19' });

@@ -15,9 +15,13 @@ async function cursorOf(scopeId = VENUE_A): Promise<string | undefined> {
 
 describe('cursors', () => {
   it('advance moves to the max date and never backwards', async () => {
-    await warehouse.commitSlices('run-1', [seriesSlice(VENUE_A, DEVICES, '2026-01-01', '2026-01-05', day('2026-01-01'), { cursor: { mode: 'advance', date: '2026-01-05' } })]);
+    await warehouse.commitSlices('run-1', [
+      seriesSlice(VENUE_A, DEVICES, '2026-01-01', '2026-01-05', day('2026-01-01'), { cursor: { mode: 'advance', date: '2026-01-05' } }),
+    ]);
     expect(await cursorOf()).toBe('2026-01-05');
-    await warehouse.commitSlices('run-2', [seriesSlice(VENUE_A, DEVICES, '2026-01-02', '2026-01-03', day('2026-01-02'), { cursor: { mode: 'advance', date: '2026-01-03' } })]);
+    await warehouse.commitSlices('run-2', [
+      seriesSlice(VENUE_A, DEVICES, '2026-01-02', '2026-01-03', day('2026-01-02'), { cursor: { mode: 'advance', date: '2026-01-03' } }),
+    ]);
     const [cursor] = await warehouse.readCursors(DEVICES);
     expect(cursor).toMatchObject({ cursorDate: '2026-01-05', runId: 'run-1', stream: DEVICES, scopeId: VENUE_A });
     expect(cursor.updatedAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
@@ -42,8 +46,15 @@ describe('cursors', () => {
 
   it('moveCursor applies the rules of CursorMove', () => {
     expect(moveCursor(undefined, [{ stream: 's', scopeId: 'x', windowFrom: '2026-01-01', move: { mode: 'advance', date: '2026-01-03' } }])).toBe('2026-01-03');
-    expect(moveCursor('2026-01-05', [{ stream: 's', scopeId: 'x', windowFrom: '2026-01-01', move: { mode: 'advance', date: '2026-01-03' } }])).toBe('2026-01-05');
-    const extend = (windowFrom: string, date: string) => ({ stream: 's', scopeId: 'x', windowFrom, move: { mode: 'extend' as const, date, baseline: '2025-12-31' } });
+    expect(moveCursor('2026-01-05', [{ stream: 's', scopeId: 'x', windowFrom: '2026-01-01', move: { mode: 'advance', date: '2026-01-03' } }])).toBe(
+      '2026-01-05',
+    );
+    const extend = (windowFrom: string, date: string) => ({
+      stream: 's',
+      scopeId: 'x',
+      windowFrom,
+      move: { mode: 'extend' as const, date, baseline: '2025-12-31' },
+    });
     expect(moveCursor('2026-01-10', [extend('2026-01-11', '2026-01-20')])).toBe('2026-01-20');
     expect(moveCursor('2026-01-10', [extend('2026-01-12', '2026-01-20')])).toBe('2026-01-10');
     expect(moveCursor(undefined, [extend('2026-01-01', '2026-01-20')])).toBe('2026-01-20');
@@ -126,7 +137,9 @@ describe('runs and errors', () => {
   it('marks runs of dead processes failed, not its own', async () => {
     const mine = await warehouse.startRun('sync');
     await warehouse.transaction((s) =>
-      s.run(`INSERT INTO sync_runs (run_id, job, started_at, status, detail) VALUES ('20000101T000000000Z-dead00', 'sync', now(), 'running', '{"pid": 999999}')`),
+      s.run(
+        `INSERT INTO sync_runs (run_id, job, started_at, status, detail) VALUES ('20000101T000000000Z-dead00', 'sync', now(), 'running', '{"pid": 999999}')`,
+      ),
     );
     expect(await warehouse.markAbandonedRuns()).toEqual(['20000101T000000000Z-dead00']);
     const runs = await warehouse.readRuns();
@@ -143,8 +156,14 @@ describe('runs and errors', () => {
     const errors = await warehouse.readSyncErrors('run-1');
     expect(errors).toHaveLength(2);
     expect(errors.find((e) => e.stream === 'accounts')).toEqual({
-      runId: 'run-1', stream: 'accounts', scopeId: 'accounts', windowFrom: null, windowTo: null,
-      errorCode: 'VENUE_API_AUTH', message: 'refused', at: '2026-02-01T00:00:00.000Z',
+      runId: 'run-1',
+      stream: 'accounts',
+      scopeId: 'accounts',
+      windowFrom: null,
+      windowTo: null,
+      errorCode: 'VENUE_API_AUTH',
+      message: 'refused',
+      at: '2026-02-01T00:00:00.000Z',
     });
   });
 });

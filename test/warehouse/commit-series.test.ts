@@ -109,12 +109,23 @@ describe('commitSlices: series', () => {
 
   it('keeps the hour and day grains of a window side by side: replacing one never touches the other', async () => {
     const USERS = 'venue-users-history';
-    const hours = (base: number) => Array.from({ length: 48 }, (_, h) => ['logins', 'hour', new Date(Date.UTC(2026, 0, 1, h)).toISOString(), base + h] as const);
-    const days = (a: number, b: number) => [['logins', 'day', '2026-01-01T00:00:00Z', a], ['logins', 'day', '2026-01-02T00:00:00Z', b]] as const;
+    const hours = (base: number) =>
+      Array.from({ length: 48 }, (_, h) => ['logins', 'hour', new Date(Date.UTC(2026, 0, 1, h)).toISOString(), base + h] as const);
+    const days = (a: number, b: number) =>
+      [
+        ['logins', 'day', '2026-01-01T00:00:00Z', a],
+        ['logins', 'day', '2026-01-02T00:00:00Z', b],
+      ] as const;
     await warehouse.commitSlices('run-1', [seriesSlice(VENUE_A, USERS, '2026-01-01', '2026-01-02', hours(0), { seriesGrain: 'hour' })]);
     await warehouse.commitSlices('run-2', [seriesSlice(VENUE_A, USERS, '2026-01-01', '2026-01-02', days(276, 852))]);
-    const grains = async () => Object.fromEntries((await warehouse.query<{ g: string; n: number; runs: string } & Record<string, unknown>>(
-      `SELECT granularity::VARCHAR AS g, count(*)::INTEGER AS n, string_agg(DISTINCT run_id, ',') AS runs FROM series_points GROUP BY ALL`)).map((r) => [r.g, [r.n, r.runs]]));
+    const grains = async () =>
+      Object.fromEntries(
+        (
+          await warehouse.query<{ g: string; n: number; runs: string } & Record<string, unknown>>(
+            `SELECT granularity::VARCHAR AS g, count(*)::INTEGER AS n, string_agg(DISTINCT run_id, ',') AS runs FROM series_points GROUP BY ALL`,
+          )
+        ).map((r) => [r.g, [r.n, r.runs]]),
+      );
     expect(await grains()).toEqual({ hour: [48, 'run-1'], day: [2, 'run-2'] });
     // A new day-grain answer replaces the days only; a new hour-grain answer (fewer of them: an
     // empty window) the hours only.
@@ -135,18 +146,27 @@ describe('commitSlices: series', () => {
       warehouse.commitSlices('run-1', [seriesSlice(VENUE_A, DEVICES, '2026-01-01', '2026-01-01', [['detected', 'hour', '2026-01-01T05:00:00Z', 1]])]),
     ).rejects.toMatchObject({ code: 'VENUE_WAREHOUSE_INVALID_BATCH', message: expect.stringMatching(/day window .* holds hour rows/) });
     await expect(
-      warehouse.commitSlices('run-1', [seriesSlice(VENUE_A, DEVICES, '2026-01-01', '2026-01-01', [['detected', 'day', '2026-01-01T00:00:00Z', 1]], { seriesGrain: 'hour' })]),
+      warehouse.commitSlices('run-1', [
+        seriesSlice(VENUE_A, DEVICES, '2026-01-01', '2026-01-01', [['detected', 'day', '2026-01-01T00:00:00Z', 1]], { seriesGrain: 'hour' }),
+      ]),
     ).rejects.toMatchObject({ code: 'VENUE_WAREHOUSE_INVALID_BATCH' });
     expect(await points()).toHaveLength(0);
   });
 
   it('drops rows outside the window instead of storing them where no window owns them', async () => {
     const result = await warehouse.commitSlices('run-1', [
-      seriesSlice(VENUE_A, DEVICES, '2026-01-02', '2026-01-02', [
-        ['detected', 'hour', '2026-01-01T23:00:00Z', 1],
-        ['detected', 'hour', '2026-01-02T23:00:00Z', 2],
-        ['detected', 'hour', '2026-01-03T00:00:00Z', 3],
-      ], { seriesGrain: 'hour' }),
+      seriesSlice(
+        VENUE_A,
+        DEVICES,
+        '2026-01-02',
+        '2026-01-02',
+        [
+          ['detected', 'hour', '2026-01-01T23:00:00Z', 1],
+          ['detected', 'hour', '2026-01-02T23:00:00Z', 2],
+          ['detected', 'hour', '2026-01-03T00:00:00Z', 3],
+        ],
+        { seriesGrain: 'hour' },
+      ),
     ]);
     expect(result).toMatchObject({ rowsWritten: 1, rowsOutsideWindow: 2 });
     expect((await points()).map((p) => p.ts)).toEqual(['2026-01-02T23:00:00Z']);
@@ -182,9 +202,9 @@ describe('commitSlices: series', () => {
     await expect(warehouse.commitSlices('run-1', [{ ...slice, scopeId: VENUE_B }])).rejects.toMatchObject({
       code: 'VENUE_WAREHOUSE_INVALID_BATCH',
     });
-    await expect(
-      warehouse.commitSlices('run-1', [{ ...slice, series: { ...slice.series!, granularity: ['minute' as 'hour'] } }]),
-    ).rejects.toMatchObject({ code: 'VENUE_WAREHOUSE_INVALID_BATCH' });
+    await expect(warehouse.commitSlices('run-1', [{ ...slice, series: { ...slice.series!, granularity: ['minute' as 'hour'] } }])).rejects.toMatchObject({
+      code: 'VENUE_WAREHOUSE_INVALID_BATCH',
+    });
     expect(await points()).toHaveLength(0);
   });
 

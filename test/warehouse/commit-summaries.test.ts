@@ -41,19 +41,11 @@ describe('commitSlices: summaries', () => {
       slice('2026-01-01', '2026-01-31', 'month', [[VENUE_A, 'logins', '2026-01-01', '2026-01-31', 40]]),
     ]);
     // Re-loading the day grain with other values leaves the month row alone, and vice versa.
-    const day = await warehouse.commitSlices('run-2', [
-      slice('2026-01-01', '2026-01-02', 'day', [[VENUE_A, 'logins', '2026-01-01', '2026-01-01', 6]]),
-    ]);
+    const day = await warehouse.commitSlices('run-2', [slice('2026-01-01', '2026-01-02', 'day', [[VENUE_A, 'logins', '2026-01-01', '2026-01-01', 6]])]);
     expect(day).toMatchObject({ rowsWritten: 1, changedWindows: 1 });
-    expect(await stored()).toEqual([
-      'A logins 2026-01-01 2026-01-01 6.0 run-2',
-      'A logins 2026-01-01 2026-01-31 40.0 run-1',
-    ]);
+    expect(await stored()).toEqual(['A logins 2026-01-01 2026-01-01 6.0 run-2', 'A logins 2026-01-01 2026-01-31 40.0 run-1']);
     await warehouse.commitSlices('run-3', [slice('2026-01-01', '2026-01-31', 'month', [[VENUE_A, 'logins', '2026-01-01', '2026-01-31', 41]])]);
-    expect(await stored()).toEqual([
-      'A logins 2026-01-01 2026-01-01 6.0 run-2',
-      'A logins 2026-01-01 2026-01-31 41.0 run-3',
-    ]);
+    expect(await stored()).toEqual(['A logins 2026-01-01 2026-01-01 6.0 run-2', 'A logins 2026-01-01 2026-01-31 41.0 run-3']);
   });
 
   it('single-day month rows belong to the day grain unless the slice owns them', async () => {
@@ -68,9 +60,7 @@ describe('commitSlices: summaries', () => {
     ]);
     expect(monthOnly).toMatchObject({ rowsWritten: 1, rowsOutsideWindow: 0 });
     // The next month run, extended over February, replaces the single-day row by the longer one.
-    await warehouse.commitSlices('run-3', [
-      slice('2026-02-01', '2026-02-28', 'month', [[VENUE_A, 'logins', '2026-02-01', '2026-02-28', 30]], true),
-    ]);
+    await warehouse.commitSlices('run-3', [slice('2026-02-01', '2026-02-28', 'month', [[VENUE_A, 'logins', '2026-02-01', '2026-02-28', 30]], true)]);
     expect(await stored()).toEqual(['A logins 2026-02-01 2026-02-28 30.0 run-3']);
   });
 

@@ -18,19 +18,33 @@ afterAll(() => {
 describe('a process killed inside commitSlices', () => {
   it('leaves the warehouse as it was before the transaction', async () => {
     const path = join(temp.dir, 'w.duckdb');
-    const before = seriesSlice(VENUE_A, DEVICES, '2026-01-01', '2026-01-02', [
-      ['detected', 'day', '2026-01-01T00:00:00Z', 1],
-      ['detected', 'day', '2026-01-02T00:00:00Z', 2],
-    ], { cursor: { mode: 'advance', date: '2026-01-02' } });
+    const before = seriesSlice(
+      VENUE_A,
+      DEVICES,
+      '2026-01-01',
+      '2026-01-02',
+      [
+        ['detected', 'day', '2026-01-01T00:00:00Z', 1],
+        ['detected', 'day', '2026-01-02T00:00:00Z', 2],
+      ],
+      { cursor: { mode: 'advance', date: '2026-01-02' } },
+    );
     const warehouse = await openWarehouse(path);
     await warehouse.commitSlices('run-1', [before]);
     await warehouse.close();
 
     // The child replaces the window (and moves the cursor) and is killed just before COMMIT.
-    const after = seriesSlice(VENUE_A, DEVICES, '2026-01-01', '2026-01-03', [
-      ['detected', 'day', '2026-01-01T00:00:00Z', 10],
-      ['detected', 'day', '2026-01-03T00:00:00Z', 30],
-    ], { cursor: { mode: 'advance', date: '2026-01-03' }, backfill: { backfillId: 'bf-x', sliceKey: 'k' } });
+    const after = seriesSlice(
+      VENUE_A,
+      DEVICES,
+      '2026-01-01',
+      '2026-01-03',
+      [
+        ['detected', 'day', '2026-01-01T00:00:00Z', 10],
+        ['detected', 'day', '2026-01-03T00:00:00Z', 30],
+      ],
+      { cursor: { mode: 'advance', date: '2026-01-03' }, backfill: { backfillId: 'bf-x', sliceKey: 'k' } },
+    );
     const script = `
       const { openWarehouse } = await import(${JSON.stringify(builtModule('warehouse/index.js'))});
       const warehouse = await openWarehouse(${JSON.stringify(path)});

@@ -36,11 +36,7 @@ export const PROJECT = '6f1c1a52-0000-4000-8000-0000000000ff';
 export const ms = (iso: string): number => Date.parse(iso);
 
 /** Series columns from readable rows: [metric, granularity, ISO ts, value]. */
-export function series(
-  venueId: string,
-  stream: string,
-  rows: readonly (readonly [string, 'hour' | 'day', string, number | null])[],
-): SeriesColumns {
+export function series(venueId: string, stream: string, rows: readonly (readonly [string, 'hour' | 'day', string, number | null])[]): SeriesColumns {
   return {
     venueId,
     stream,
@@ -52,10 +48,7 @@ export function series(
 }
 
 /** Summary columns from readable rows: [venue, metric, start, end, value]. */
-export function summaries(
-  stream: string,
-  rows: readonly (readonly [string, string, string, string, number | null])[],
-): SummaryColumns {
+export function summaries(stream: string, rows: readonly (readonly [string, string, string, string, number | null])[]): SummaryColumns {
   return {
     stream,
     venueId: rows.map((r) => r[0]),
@@ -76,4 +69,3 @@ export function seriesSlice(
 ): SliceCommit {
   return { stream, scopeId: venueId, windowFrom, windowTo, series: series(venueId, stream, rows), ...extra };
 }
-

@@ -44,6 +44,9 @@ describe('openWarehouseWhenFree', () => {
     dirs.push(dir);
     const path = join(dir, 'w.duckdb');
     await holdLock(path, 5000);
-    await expect(openWarehouseWhenFree(path, { waitMs: 600 })).rejects.toMatchObject({ code: 'VENUE_WAREHOUSE_LOCKED', message: expect.stringMatching(/PID \d+/) });
+    await expect(openWarehouseWhenFree(path, { waitMs: 600 })).rejects.toMatchObject({
+      code: 'VENUE_WAREHOUSE_LOCKED',
+      message: expect.stringMatching(/PID \d+/),
+    });
   });
 });

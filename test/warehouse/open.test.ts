@@ -35,13 +35,26 @@ describe('openWarehouse', () => {
     const first = await openWarehouse(path);
     expect(first.migrations.every((step) => step.status === 'applied')).toBe(true);
     expect(first.migrations).toHaveLength(known);
-    const tables = await first.query<{ table_name: string }>(
-      `SELECT table_name FROM duckdb_tables() WHERE database_name = current_database() ORDER BY 1`,
-    );
+    const tables = await first.query<{ table_name: string }>(`SELECT table_name FROM duckdb_tables() WHERE database_name = current_database() ORDER BY 1`);
     expect(tables.map((t) => t.table_name)).toEqual(
-      expect.arrayContaining(['series_points', 'summary_values', 'venue_roles', 'project_roles', 'accounts', 'upsert_events',
-        'users', 'venues', 'user_venue_history', 'user_venue_agreements', 'sync_cursors', 'sync_runs', 'sync_errors',
-        'schema_migrations', 'backfills', 'backfill_slices']),
+      expect.arrayContaining([
+        'series_points',
+        'summary_values',
+        'venue_roles',
+        'project_roles',
+        'accounts',
+        'upsert_events',
+        'users',
+        'venues',
+        'user_venue_history',
+        'user_venue_agreements',
+        'sync_cursors',
+        'sync_runs',
+        'sync_errors',
+        'schema_migrations',
+        'backfills',
+        'backfill_slices',
+      ]),
     );
     const views = await first.query<{ view_name: string }>(`SELECT view_name FROM duckdb_views() WHERE NOT internal ORDER BY 1`);
     expect(views.map((v) => v.view_name)).toEqual(expect.arrayContaining(['current_project_roles', 'current_venue_roles']));
@@ -63,12 +76,24 @@ describe('openWarehouse', () => {
     );
     const of = (table: string) => columns.filter((c) => c.table_name === table).map((c) => `${c.column_name} ${c.data_type}`);
     expect(of('series_points')).toEqual([
-      'venue_id UUID', 'stream VARCHAR', 'metric VARCHAR', "granularity ENUM('hour', 'day')", 'ts TIMESTAMP WITH TIME ZONE',
-      'value DOUBLE', 'run_id VARCHAR', 'loaded_at TIMESTAMP WITH TIME ZONE',
+      'venue_id UUID',
+      'stream VARCHAR',
+      'metric VARCHAR',
+      "granularity ENUM('hour', 'day')",
+      'ts TIMESTAMP WITH TIME ZONE',
+      'value DOUBLE',
+      'run_id VARCHAR',
+      'loaded_at TIMESTAMP WITH TIME ZONE',
     ]);
     expect(of('summary_values')).toEqual([
-      'venue_id UUID', 'stream VARCHAR', 'metric VARCHAR', 'period_start DATE', 'period_end DATE', 'value DOUBLE',
-      'run_id VARCHAR', 'loaded_at TIMESTAMP WITH TIME ZONE',
+      'venue_id UUID',
+      'stream VARCHAR',
+      'metric VARCHAR',
+      'period_start DATE',
+      'period_end DATE',
+      'value DOUBLE',
+      'run_id VARCHAR',
+      'loaded_at TIMESTAMP WITH TIME ZONE',
     ]);
     expect(of('accounts')).toContain('roles_names VARCHAR[]');
     expect(of('accounts')).toContain('tags JSON');

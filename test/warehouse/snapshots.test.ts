@@ -69,18 +69,22 @@ describe('roles', () => {
   it('versions project roles and moves the snapshot cursor in the same transaction', async () => {
     await commitRoles('project', PROJECT, [owner], 'run-1', T1, { mode: 'advance', date: '2026-01-01' });
     await commitRoles('project', PROJECT, [{ ...owner, accountId: ACCOUNT_2 }], 'run-2', T2);
-    expect(await versions('project_roles')).toEqual([
-      '1 owner basic_data.read,venues.read 01 02 run-1',
-      '1 owner basic_data.read,venues.read 02 open run-2',
-    ]);
+    expect(await versions('project_roles')).toEqual(['1 owner basic_data.read,venues.read 01 02 run-1', '1 owner basic_data.read,venues.read 02 open run-2']);
     expect((await warehouse.readCursors('project-roles'))[0]).toMatchObject({ scopeId: PROJECT, cursorDate: '2026-01-01' });
   });
 });
 
 describe('accounts', () => {
   const account: AccountRow = {
-    accountId: ACCOUNT_1, email: 'a@example.com', fullName: 'Ada', confirmedAt: '2025-06-01T10:00:00+00:00',
-    language: 'en', rolesNames: ['STANDARD'], tags: [], createdById: null, isMe: true,
+    accountId: ACCOUNT_1,
+    email: 'a@example.com',
+    fullName: 'Ada',
+    confirmedAt: '2025-06-01T10:00:00+00:00',
+    language: 'en',
+    rolesNames: ['STANDARD'],
+    tags: [],
+    createdById: null,
+    isMe: true,
   };
 
   async function rows() {
@@ -96,14 +100,44 @@ describe('accounts', () => {
     // Seen again in an id lookup (isMe false there): unchanged, still me.
     expect(await commitAccounts([{ ...account, isMe: false }], 'run-2', T2)).toBe(0);
     expect(await rows()).toEqual([
-      { id: ACCOUNT_1, email: 'a@example.com', is_me: true, roles_names: ['STANDARD'], tags: '[]', confirmed_at: '2025-06-01 10:00:00+00', first_seen: '01', last_seen: '02', run_id: 'run-1' },
+      {
+        id: ACCOUNT_1,
+        email: 'a@example.com',
+        is_me: true,
+        roles_names: ['STANDARD'],
+        tags: '[]',
+        confirmed_at: '2025-06-01 10:00:00+00',
+        first_seen: '01',
+        last_seen: '02',
+        run_id: 'run-1',
+      },
     ]);
     const other: AccountRow = { ...account, accountId: ACCOUNT_2, email: 'b@example.com', isMe: false };
     // One inserted, one updated.
     expect(await commitAccounts([{ ...account, rolesNames: ['ADMIN'] }, other], 'run-3', T3)).toBe(2);
     expect(await rows()).toEqual([
-      { id: ACCOUNT_1, email: 'a@example.com', is_me: true, roles_names: ['ADMIN'], tags: '[]', confirmed_at: '2025-06-01 10:00:00+00', first_seen: '01', last_seen: '03', run_id: 'run-3' },
-      { id: ACCOUNT_2, email: 'b@example.com', is_me: false, roles_names: ['STANDARD'], tags: '[]', confirmed_at: '2025-06-01 10:00:00+00', first_seen: '03', last_seen: '03', run_id: 'run-3' },
+      {
+        id: ACCOUNT_1,
+        email: 'a@example.com',
+        is_me: true,
+        roles_names: ['ADMIN'],
+        tags: '[]',
+        confirmed_at: '2025-06-01 10:00:00+00',
+        first_seen: '01',
+        last_seen: '03',
+        run_id: 'run-3',
+      },
+      {
+        id: ACCOUNT_2,
+        email: 'b@example.com',
+        is_me: false,
+        roles_names: ['STANDARD'],
+        tags: '[]',
+        confirmed_at: '2025-06-01 10:00:00+00',
+        first_seen: '03',
+        last_seen: '03',
+        run_id: 'run-3',
+      },
     ]);
     // The token now belongs to the other account: one `me` only.
     await commitAccounts([{ ...other, isMe: true }], 'run-4', T3);
@@ -114,8 +148,14 @@ describe('accounts', () => {
 describe('snapshots in a group of slices', () => {
   const analytics = seriesSlice(VENUE_A, 'logins', '2026-01-01', '2026-01-01', [['logins', 'day', '2026-01-01T00:00:00Z', 5]]);
   const account: AccountRow = {
-    accountId: ACCOUNT_1, email: 'a@example.com', fullName: 'Ada', confirmedAt: null,
-    language: 'en', rolesNames: [], tags: [], createdById: null,
+    accountId: ACCOUNT_1,
+    email: 'a@example.com',
+    fullName: 'Ada',
+    confirmedAt: null,
+    language: 'en',
+    rolesNames: [],
+    tags: [],
+    createdById: null,
   };
 
   async function counts() {

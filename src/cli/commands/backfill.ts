@@ -15,7 +15,8 @@ function grainOption(args: ParsedArgs): HistoryGrain | undefined {
   const value = stringOption(args, 'grain');
   if (value === undefined) return undefined;
   const parsed = HistoryGrain.safeParse(value);
-  if (!parsed.success) throw new UsageError(`--grain takes hour or day, got "${value}"`, 'e.g. venue-etl backfill --from 2026-01-01 --to 2026-01-31 --grain hour');
+  if (!parsed.success)
+    throw new UsageError(`--grain takes hour or day, got "${value}"`, 'e.g. venue-etl backfill --from 2026-01-01 --to 2026-01-31 --grain hour');
   return parsed.data;
 }
 
@@ -28,7 +29,11 @@ export const backfillCommand: Command = {
     streams: { type: 'string', description: 'only these streams (default: every analytics stream)', valueName: 'S,S' },
     venues: { type: 'string', description: 'only these venues of scope.venues', valueName: 'ID,ID' },
     'window-days': { type: 'string', description: 'days per slice (default: sync.windowDays)', valueName: 'N' },
-    grain: { type: 'string', description: 'only this grain: hour (history streams by the hour) or day (daily histories and summaries); default: sync.historyGrain', valueName: 'hour|day' },
+    grain: {
+      type: 'string',
+      description: 'only this grain: hour (history streams by the hour) or day (daily histories and summaries); default: sync.historyGrain',
+      valueName: 'hour|day',
+    },
     'dry-run': { type: 'boolean', description: 'print the plan (slices, estimated requests and time) and touch nothing' },
     force: { type: 'boolean', description: 'run a backfill that already finished again' },
     format: TABLE_OR_JSON_OPTION,
@@ -45,7 +50,10 @@ export const backfillCommand: Command = {
     const windowDays = intOption(args, 'window-days', { min: 1, max: 3660 });
     const grain = grainOption(args);
     const options = {
-      from, to, signal: io.signal, force: booleanOption(args, 'force'),
+      from,
+      to,
+      signal: io.signal,
+      force: booleanOption(args, 'force'),
       ...(io.hurry ? { hurry: io.hurry } : {}),
       ...(streams ? { streams } : {}),
       ...(venues ? { venues } : {}),
@@ -74,9 +82,12 @@ export const backfillCommand: Command = {
     const tty = progressTerminal(io);
     const result = await runBackfill(config, logger, { ...options, ...(tty ? { progressTty: tty } : {}) });
     if (format === 'json') {
-      writeJson(io, result.alreadyFinished
-        ? { job: 'backfill', backfillId: result.backfillId, alreadyFinished: true, exitCode: result.exitCode }
-        : { ...runSummaryJson('backfill', result), backfillId: result.backfillId, alreadyFinished: false, resumedSkipping: result.resumedSkipping });
+      writeJson(
+        io,
+        result.alreadyFinished
+          ? { job: 'backfill', backfillId: result.backfillId, alreadyFinished: true, exitCode: result.exitCode }
+          : { ...runSummaryJson('backfill', result), backfillId: result.backfillId, alreadyFinished: false, resumedSkipping: result.resumedSkipping },
+      );
       return result.exitCode;
     }
     if (result.alreadyFinished) {

@@ -17,11 +17,14 @@ export const checkCommand: Command = {
     const format = tableOrJson(args);
     const config = loadReadSideCommandConfig(args, io);
     const logger = commandLogger(args, io, config);
-    const results = await withQuerySource(config, booleanOption(args, 'parquet'), (source) =>
-      runChecks(source.connection, {
-        staleAfterDays: config.sync.staleAfterDays,
-        ...(config.sync.streams ? { streams: config.sync.streams } : {}),
-      }),
+    const results = await withQuerySource(
+      config,
+      booleanOption(args, 'parquet'),
+      (source) =>
+        runChecks(source.connection, {
+          staleAfterDays: config.sync.staleAfterDays,
+          ...(config.sync.streams ? { streams: config.sync.streams } : {}),
+        }),
       { logger },
     );
     const bad = results.filter((r) => r.status !== 'ok');

@@ -12,7 +12,10 @@ export const completionCommand: Command = {
   async run(args, io) {
     const shell = args.positionals[0];
     if (!isShell(shell)) {
-      throw new UsageError(`venue-etl completion needs a shell: ${COMPLETION_SHELLS.join(' or ')}${shell === undefined ? '' : `, got "${shell}"`}`, 'e.g. eval "$(venue-etl completion bash)"');
+      throw new UsageError(
+        `venue-etl completion needs a shell: ${COMPLETION_SHELLS.join(' or ')}${shell === undefined ? '' : `, got "${shell}"`}`,
+        'e.g. eval "$(venue-etl completion bash)"',
+      );
     }
     // Imported when run: the command list includes this command (a static import would be a cycle).
     const { COMMANDS } = await import('./index.js');

@@ -41,7 +41,10 @@ export const initCommand: Command = {
     const config = validated(document, io, dir);
     const existing = [configFile, envFile].filter((file) => existsSync(file));
     if (existing.length > 0 && !booleanOption(args, 'force')) {
-      throw new UsageError(`${existing.join(' and ')} already exist${existing.length === 1 ? 's' : ''}; nothing was written`, 'pass --force to overwrite, or --dir DIR to write elsewhere');
+      throw new UsageError(
+        `${existing.join(' and ')} already exist${existing.length === 1 ? 's' : ''}; nothing was written`,
+        'pass --force to overwrite, or --dir DIR to write elsewhere',
+      );
     }
     mkdirSync(dir, { recursive: true });
     writeFileSync(configFile, `${JSON.stringify(document, null, 2)}\n`);

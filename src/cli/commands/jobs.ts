@@ -9,7 +9,8 @@ import { stdoutWidth, TABLE_OR_JSON_OPTION, tableOrJson, writeJson } from '../ou
 
 export const jobsCommand: Command = {
   name: 'jobs',
-  summary: 'List the scheduled jobs of jobs/ with their schedule (schedule.jobs or the default) and next runs, in schedule.timezone (daylight saving time included).',
+  summary:
+    'List the scheduled jobs of jobs/ with their schedule (schedule.jobs or the default) and next runs, in schedule.timezone (daylight saving time included).',
   options: {
     after: { type: 'string', description: 'show the runs after this instant instead of now (ISO 8601 with Z or an offset)', valueName: 'TIME' },
     format: TABLE_OR_JSON_OPTION,

@@ -8,7 +8,8 @@ import { commandLogger, loadCredentialFreeCommandConfig } from '../context.js';
 
 export const mergeEventsCommand: Command = {
   name: 'merge-events',
-  summary: 'Merge the event receiver\'s journal into the warehouse without serve (for cron setups, or before an export). Needs only warehouse.path and the journal folder.',
+  summary:
+    "Merge the event receiver's journal into the warehouse without serve (for cron setups, or before an export). Needs only warehouse.path and the journal folder.",
   options: {},
   async run(args, io) {
     const config = loadCredentialFreeCommandConfig(args, io);

@@ -26,11 +26,25 @@ export const reportCommand: Command = {
       const listFormat = parseFormat(stringOption(args, 'format'), ['table', 'json']);
       const reports = listNamedSql('reports');
       if (listFormat === 'json') {
-        writeJson(io, reports.map((r) => ({ name: r.name, description: r.description })));
+        writeJson(
+          io,
+          reports.map((r) => ({ name: r.name, description: r.description })),
+        );
         return ExitCode.ok;
       }
-      io.stdout.write(alignedTable(['report', 'description'], reports.map((r) => [r.name, r.description]), { maxCellWidth: 200, ...(width === undefined ? {} : { width }) }));
-      io.stdout.write(fitLines('\nRun one with `venue-etl report NAME [--venues ID,ID] [--from DATE] [--to DATE] [--tz ZONE] [--format table|csv|json] [--parquet]`.\n', width));
+      io.stdout.write(
+        alignedTable(
+          ['report', 'description'],
+          reports.map((r) => [r.name, r.description]),
+          { maxCellWidth: 200, ...(width === undefined ? {} : { width }) },
+        ),
+      );
+      io.stdout.write(
+        fitLines(
+          '\nRun one with `venue-etl report NAME [--venues ID,ID] [--from DATE] [--to DATE] [--tz ZONE] [--format table|csv|json] [--parquet]`.\n',
+          width,
+        ),
+      );
       return ExitCode.ok;
     }
     const report = loadNamedSql('reports', name);

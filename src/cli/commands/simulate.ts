@@ -77,7 +77,9 @@ export const simulateCommand: Command = {
       projects: simulator.world.projects.map((p) => p.id),
     };
     if (configOut === undefined) {
-      io.stdout.write(`config for venue-etl sync against this simulator (or: --write-config PATH):\n${JSON.stringify(starterConfig(starter, { comments: false }), null, 2)}\n`);
+      io.stdout.write(
+        `config for venue-etl sync against this simulator (or: --write-config PATH):\n${JSON.stringify(starterConfig(starter, { comments: false }), null, 2)}\n`,
+      );
     } else {
       try {
         writeFileSync(configOut, `${JSON.stringify(starterConfig(starter), null, 2)}\n`, { flag: 'wx' });
@@ -122,7 +124,8 @@ function eventsOptions(args: ParsedArgs): { receiverBaseUrl: string; authorizati
     return undefined;
   }
   if (!/^https?:\/\/[^/]+/.test(receiverBaseUrl)) throw new UsageError(`--send-events-to must be an http(s) URL, got "${receiverBaseUrl}"`);
-  if (authorization === undefined) throw new UsageError('--send-events-to needs --events-auth VALUE (the complete Authorization header value)', 'e.g. --events-auth "Basic dXNlcjpwYXNz"');
+  if (authorization === undefined)
+    throw new UsageError('--send-events-to needs --events-auth VALUE (the complete Authorization header value)', 'e.g. --events-auth "Basic dXNlcjpwYXNz"');
   registerSecret(authorization);
   return { receiverBaseUrl, authorization, ...(count === undefined ? {} : { count }) };
 }

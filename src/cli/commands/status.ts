@@ -20,13 +20,18 @@ export const statusCommand: Command = {
     const format = tableOrJson(args);
     const config = loadReadSideCommandConfig(args, io);
     const logger = commandLogger(args, io, config);
-    const results = await withQuerySource(config, false, async (source) => {
-      const out: QueryResult[] = [];
-      for (const section of SECTIONS) {
-        out.push(await runNamedSql(source.connection, loadNamedSql('reports', section.report), { staleAfterDays: config.sync.staleAfterDays }));
-      }
-      return out;
-    }, { logger });
+    const results = await withQuerySource(
+      config,
+      false,
+      async (source) => {
+        const out: QueryResult[] = [];
+        for (const section of SECTIONS) {
+          out.push(await runNamedSql(source.connection, loadNamedSql('reports', section.report), { staleAfterDays: config.sync.staleAfterDays }));
+        }
+        return out;
+      },
+      { logger },
+    );
     if (format === 'json') {
       writeJson(io, {
         warehouse: config.warehouse.path,

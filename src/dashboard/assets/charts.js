@@ -66,7 +66,10 @@ const Charts = (() => {
     const x = (i) => m.l + (n <= 1 ? 0 : (i * (W - m.l - m.r)) / (n - 1));
     const y = (v) => H - m.b - (v / scale.top) * (H - m.t - m.b);
     const grid = scale.ticks
-      .map((t) => `<line class="grid" x1="${m.l}" x2="${W - m.r}" y1="${y(t)}" y2="${y(t)}"/><text class="tick" x="${m.l - 6}" y="${y(t) + 4}" text-anchor="end">${esc(spec.tickFormat ? spec.tickFormat(t) : fmt(t))}</text>`)
+      .map(
+        (t) =>
+          `<line class="grid" x1="${m.l}" x2="${W - m.r}" y1="${y(t)}" y2="${y(t)}"/><text class="tick" x="${m.l - 6}" y="${y(t) + 4}" text-anchor="end">${esc(spec.tickFormat ? spec.tickFormat(t) : fmt(t))}</text>`,
+      )
       .join('');
     const every = Math.max(1, Math.ceil(n / 6));
     const xTicks = spec.x
@@ -107,7 +110,10 @@ const Charts = (() => {
     const scale = niceScale(max);
     const x = (v) => m.l + (v / scale.top) * (W - m.l - m.r);
     const grid = scale.ticks
-      .map((t) => `<line class="grid" x1="${x(t)}" x2="${x(t)}" y1="${m.t}" y2="${H - m.b}"/><text class="tick" x="${x(t)}" y="${H - m.b + 14}" text-anchor="middle">${esc(fmt(t))}</text>`)
+      .map(
+        (t) =>
+          `<line class="grid" x1="${x(t)}" x2="${x(t)}" y1="${m.t}" y2="${H - m.b}"/><text class="tick" x="${x(t)}" y="${H - m.b + 14}" text-anchor="middle">${esc(fmt(t))}</text>`,
+      )
       .join('');
     const rows = spec.labels
       .map((label, i) => {

@@ -16,8 +16,18 @@ export type DriftFault = (typeof DRIFT_FAULTS)[number];
  * Applied after drift, to every answer they fit; several may combine.
  */
 export const HOSTILE_FAULTS = [
-  'empty-series', 'short-series', 'empty-list', 'wrong-scope', 'offset', 'repeat-point',
-  'negative-count', 'fractional-count', 'huge-count', 'unsafe-count', 'rate-high', 'rate-negative',
+  'empty-series',
+  'short-series',
+  'empty-list',
+  'wrong-scope',
+  'offset',
+  'repeat-point',
+  'negative-count',
+  'fractional-count',
+  'huge-count',
+  'unsafe-count',
+  'rate-high',
+  'rate-negative',
 ] as const;
 export type HostileFault = (typeof HOSTILE_FAULTS)[number];
 
@@ -25,7 +35,14 @@ export type FaultKind = ResponseFault | DriftFault | HostileFault;
 export const FAULT_KINDS: readonly FaultKind[] = [...RESPONSE_FAULTS, ...DRIFT_FAULTS, ...HOSTILE_FAULTS];
 
 /** Path segments a rule can be scoped to with `@stream`. */
-export const FAULT_STREAMS: readonly string[] = [...SERIES_STREAMS, ...SUMMARY_STREAMS, 'rating-statistics-summaries', 'venue-roles', 'project-roles', 'filtered-accounts'];
+export const FAULT_STREAMS: readonly string[] = [
+  ...SERIES_STREAMS,
+  ...SUMMARY_STREAMS,
+  'rating-statistics-summaries',
+  'venue-roles',
+  'project-roles',
+  'filtered-accounts',
+];
 
 export interface FaultRule {
   readonly kind: FaultKind;
@@ -66,7 +83,10 @@ const FaultSpecSchema = z.object({
     z.object({
       kind: z.enum(FAULT_KINDS as [FaultKind, ...FaultKind[]]),
       rate: z.number().min(0).max(1),
-      stream: z.string().refine((s) => FAULT_STREAMS.includes(s), 'unknown stream').optional(),
+      stream: z
+        .string()
+        .refine((s) => FAULT_STREAMS.includes(s), 'unknown stream')
+        .optional(),
     }),
   ),
   retryAfterSeconds: z.number().int().min(0).max(86_400).optional(),

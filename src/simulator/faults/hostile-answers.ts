@@ -187,7 +187,10 @@ function pointElsewhere(resource: MutableResource, context: HostileContext): boo
     return at === -1 || ids.length < 2 ? undefined : ids[(at + 1) % ids.length];
   };
   let changed = false;
-  for (const [name, ids] of [['venue', venues], ['project', projects]] as const) {
+  for (const [name, ids] of [
+    ['venue', venues],
+    ['project', projects],
+  ] as const) {
     const data = resource.relationships?.[name]?.data;
     const other = data ? after(ids, data.id) : undefined;
     if (data && other) {

@@ -32,7 +32,9 @@ export function answerApi(request: IncomingMessage, deps: ApiDependencies, serve
     checkAuthorization(request, deps.token);
     checkAccept(request);
     if (request.method !== 'GET' && request.method !== 'HEAD') {
-      throw new HttpError(405, 'method_not_allowed', 'Method Not Allowed', `${request.method} is not allowed; the API is read-only`, undefined, { Allow: 'GET, HEAD' });
+      throw new HttpError(405, 'method_not_allowed', 'Method Not Allowed', `${request.method} is not allowed; the API is read-only`, undefined, {
+        Allow: 'GET, HEAD',
+      });
     }
     const raw = request.url ?? '/';
     const queryAt = raw.indexOf('?');
@@ -59,9 +61,16 @@ function checkAuthorization(request: IncomingMessage, token: string): void {
   const header = request.headers.authorization ?? '';
   const match = /^Bearer\s+(.+)$/i.exec(header);
   if (match?.[1] !== token) {
-    throw new HttpError(401, 'not_authenticated', 'Unauthorized', header ? 'the bearer token is not valid' : 'missing "Authorization: Bearer <token>" header', undefined, {
-      'WWW-Authenticate': 'Bearer realm="venue-api"',
-    });
+    throw new HttpError(
+      401,
+      'not_authenticated',
+      'Unauthorized',
+      header ? 'the bearer token is not valid' : 'missing "Authorization: Bearer <token>" header',
+      undefined,
+      {
+        'WWW-Authenticate': 'Bearer realm="venue-api"',
+      },
+    );
   }
 }
 

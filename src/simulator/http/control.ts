@@ -45,9 +45,11 @@ export async function handleControl(request: IncomingMessage, response: ServerRe
     body = await dispatch(`${request.method} ${path.slice(CONTROL_PREFIX.length)}`, request, controls);
   } catch (error) {
     const httpError =
-      error instanceof FaultSpecError ? badRequest(error.message)
-      : error instanceof EtlError ? new HttpError(409, error.code, 'Conflict', error.message)
-      : error;
+      error instanceof FaultSpecError
+        ? badRequest(error.message)
+        : error instanceof EtlError
+          ? new HttpError(409, error.code, 'Conflict', error.message)
+          : error;
     if (!(httpError instanceof HttpError)) throw error;
     status = httpError.status;
     body = httpError.toDocument();

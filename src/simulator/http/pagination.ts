@@ -50,9 +50,7 @@ export function paginate(items: readonly Resource[], query: URLSearchParams, siz
 
 /** The request's URL with its other parameters kept in order and the page parameters set. */
 function pageUrl({ origin, path, rawQuery }: LinkBase, number: number, size: number): string {
-  const kept = rawQuery
-    .split('&')
-    .filter((pair) => pair !== '' && !decodeKey(pair).startsWith('page['));
+  const kept = rawQuery.split('&').filter((pair) => pair !== '' && !decodeKey(pair).startsWith('page['));
   return `${origin}${path}?${[...kept, `page[number]=${number}`, `page[size]=${size}`].join('&')}`;
 }
 

@@ -48,7 +48,10 @@ const ROUTES: readonly Route[] = [
       const { from, to } = dateRange(context.query, false);
       const venue = context.query.get('filter[venue]');
       const venueIds = venue ? [venue] : context.world.venues.map((v) => v.id);
-      return list(context, venueIds.map((id) => context.truth.ratingStatisticsResource(id, from, to)));
+      return list(
+        context,
+        venueIds.map((id) => context.truth.ratingStatisticsResource(id, from, to)),
+      );
     },
   },
   {
@@ -64,7 +67,13 @@ const ROUTES: readonly Route[] = [
     pattern: /^\/accounts\/filtered-accounts\/$/,
     handle(context) {
       const filter = context.query.get('filter[id][in]');
-      const ids = filter === null ? undefined : filter.split(',').map((id) => id.trim()).filter(Boolean);
+      const ids =
+        filter === null
+          ? undefined
+          : filter
+              .split(',')
+              .map((id) => id.trim())
+              .filter(Boolean);
       return list(context, context.truth.accounts(ids));
     },
   },

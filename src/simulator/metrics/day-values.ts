@@ -40,7 +40,10 @@ export function dayValues(profile: VenueProfile, day: number, revision: number):
   const ratesByValue = [0, 1, 2, 3, 4].map((i) => sum((h) => h.ratesByValue[i] as number));
   const ratesCount = sum((h) => h.ratesCount);
 
-  const loginMethods = splitByWeights(logins, profile.methodWeights.map((w, i) => w * (0.7 + 0.6 * u(Draw.MethodJitter, i))));
+  const loginMethods = splitByWeights(
+    logins,
+    profile.methodWeights.map((w, i) => w * (0.7 + 0.6 * u(Draw.MethodJitter, i))),
+  );
   const newEmailUsers = shareOf(loginMethods[0] as number, profile.emailSignupShare, u(Draw.EmailSignups));
   const confirmedUsers = shareOf(newEmailUsers, profile.confirmRate, u(Draw.Confirm));
   const returningUsers = shareOf(uniqueLogins, profile.returningShare, u(Draw.Returning));
@@ -51,8 +54,23 @@ export function dayValues(profile: VenueProfile, day: number, revision: number):
   const requestsCommented = shareOf(requestsRated, profile.commentShare, u(Draw.Commented));
 
   return {
-    day, detected, uniqueDetected, authenticated, uniqueAuthenticated, logins, uniqueLogins,
-    embeds: sum((h) => h.embeds), ratesCount, ratesByValue, loginMethods, newEmailUsers, confirmedUsers,
-    returningUsers, requestsSent, requestsOpened, requestsRated, requestsCommented,
+    day,
+    detected,
+    uniqueDetected,
+    authenticated,
+    uniqueAuthenticated,
+    logins,
+    uniqueLogins,
+    embeds: sum((h) => h.embeds),
+    ratesCount,
+    ratesByValue,
+    loginMethods,
+    newEmailUsers,
+    confirmedUsers,
+    returningUsers,
+    requestsSent,
+    requestsOpened,
+    requestsRated,
+    requestsCommented,
   };
 }

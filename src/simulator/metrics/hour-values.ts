@@ -22,14 +22,30 @@ const HOUR_WEIGHTS = [1, 0.5, 0.3, 0.2, 0.2, 0.4, 1, 2, 3.5, 4, 4.2, 4.8, 5.5, 5
 const HOUR_WEIGHT_SUM = HOUR_WEIGHTS.reduce((a, b) => a + b, 0);
 
 const ZERO_HOUR: HourValues = {
-  detected: 0, uniqueDetected: 0, authenticated: 0, uniqueAuthenticated: 0,
-  logins: 0, uniqueLogins: 0, embeds: 0, ratesByValue: [0, 0, 0, 0, 0], ratesCount: 0,
+  detected: 0,
+  uniqueDetected: 0,
+  authenticated: 0,
+  uniqueAuthenticated: 0,
+  logins: 0,
+  uniqueLogins: 0,
+  embeds: 0,
+  ratesByValue: [0, 0, 0, 0, 0],
+  ratesCount: 0,
 };
 
 // Labels of the independent draws of an hour (any distinct integers).
 const Draw = {
-  Detected: 1, Auth: 2, AuthJitter: 3, UniqueDetected: 4, UniqueAuth: 5, Logins: 6,
-  UniqueLogins: 7, Embeds: 8, EmbedsJitter: 9, Rates: 10, RateValue: 11,
+  Detected: 1,
+  Auth: 2,
+  AuthJitter: 3,
+  UniqueDetected: 4,
+  UniqueAuth: 5,
+  Logins: 6,
+  UniqueLogins: 7,
+  Embeds: 8,
+  EmbedsJitter: 9,
+  Rates: 10,
+  RateValue: 11,
 } as const;
 type Draw = (typeof Draw)[keyof typeof Draw];
 

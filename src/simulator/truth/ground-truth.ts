@@ -106,9 +106,17 @@ export function createGroundTruth({ index, roles, epoch, recentDays }: TruthSour
       if (from === to) {
         const day = dateToDays(from);
         const hours = day > todayDay ? [] : truth.hours(venueId, from);
-        return seriesOf(stream, hours.map((values, hour) => [hourTimestamp(day, hour), values] as const), 'hour');
+        return seriesOf(
+          stream,
+          hours.map((values, hour) => [hourTimestamp(day, hour), values] as const),
+          'hour',
+        );
       }
-      return seriesOf(stream, daysOf(venueId, from, to, false).map((values) => [hourTimestamp(values.day, 0), values] as const), 'day');
+      return seriesOf(
+        stream,
+        daysOf(venueId, from, to, false).map((values) => [hourTimestamp(values.day, 0), values] as const),
+        'day',
+      );
     },
     summary: (venueId, stream, from, to) => summaryOf(stream, daysOf(venueId, from, to, true)),
     ratingStatistics: (venueId, from, to) => ratingStatisticsOf(daysOf(venueId, from, to, true)),

@@ -34,7 +34,11 @@ const SERIES_METRICS: Readonly<Record<SeriesStream, ReadonlyArray<readonly [stri
 };
 
 /** Points of a history endpoint from its grains (days or the hours of one day), oldest first. */
-export function seriesOf(stream: SeriesStream, grains: ReadonlyArray<readonly [timestamp: string, values: HourValues]>, granularity: 'hour' | 'day'): SeriesTruth {
+export function seriesOf(
+  stream: SeriesStream,
+  grains: ReadonlyArray<readonly [timestamp: string, values: HourValues]>,
+  granularity: 'hour' | 'day',
+): SeriesTruth {
   const metrics = SERIES_METRICS[stream];
   const points: Record<string, SeriesPoint[]> = Object.fromEntries(metrics.map(([name]) => [name, []]));
   for (const [timestamp, values] of grains) {

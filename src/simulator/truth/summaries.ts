@@ -15,8 +15,15 @@ export function summaryOf(stream: SummaryStream, days: readonly DayValues[]): Re
     case 'venue-devices-summary': {
       const detected = total(days, (d) => d.detected);
       const authenticated = total(days, (d) => d.authenticated);
-      const uniqueDetected = Math.min(detected, unique(days, (d) => d.uniqueDetected));
-      const uniqueAuthenticated = Math.min(authenticated, uniqueDetected, unique(days, (d) => d.uniqueAuthenticated));
+      const uniqueDetected = Math.min(
+        detected,
+        unique(days, (d) => d.uniqueDetected),
+      );
+      const uniqueAuthenticated = Math.min(
+        authenticated,
+        uniqueDetected,
+        unique(days, (d) => d.uniqueAuthenticated),
+      );
       return { detected, 'unique-detected': uniqueDetected, 'unique-authenticated': uniqueAuthenticated, authenticated };
     }
     case 'venue-users-login-methods':
@@ -29,12 +36,18 @@ export function summaryOf(stream: SummaryStream, days: readonly DayValues[]): Re
       };
     case 'venue-users-summary': {
       const logins = total(days, (d) => d.logins);
-      const uniqueLogins = Math.min(logins, unique(days, (d) => d.uniqueLogins));
+      const uniqueLogins = Math.min(
+        logins,
+        unique(days, (d) => d.uniqueLogins),
+      );
       return {
         logins,
         'unique-logins': uniqueLogins,
         'confirmed-users': total(days, (d) => d.confirmedUsers),
-        'returning-users': Math.min(uniqueLogins, unique(days, (d) => d.returningUsers)),
+        'returning-users': Math.min(
+          uniqueLogins,
+          unique(days, (d) => d.returningUsers),
+        ),
       };
     }
     case 'rating-summary': {

@@ -66,9 +66,8 @@ export class RoleBook {
       const toggled = ALL_PERMISSIONS[h('change-permission') % ALL_PERMISSIONS.length] as string;
       const has = before.permissions.includes(toggled);
       // Never empty a role: a role without permissions is not a change the real service makes.
-      const permissions = has && before.permissions.length > 1
-        ? before.permissions.filter((p) => p !== toggled)
-        : sortPermissions([...before.permissions, toggled]);
+      const permissions =
+        has && before.permissions.length > 1 ? before.permissions.filter((p) => p !== toggled) : sortPermissions([...before.permissions, toggled]);
       const after: RoleRecord = { ...before, permissions };
       if (permissions.length !== before.permissions.length) {
         this.roles = this.roles.map((role) => (role === before ? after : role));

@@ -2,7 +2,10 @@ import type { Account, Project, Venue, World } from './world.js';
 
 /** Raised for an id the world does not know; the HTTP layer answers 404. */
 export class UnknownEntityError extends Error {
-  constructor(readonly entity: 'venue' | 'project' | 'account', readonly id: string) {
+  constructor(
+    readonly entity: 'venue' | 'project' | 'account',
+    readonly id: string,
+  ) {
     super(`unknown ${entity} ${id}`);
     this.name = 'UnknownEntityError';
   }

@@ -2,10 +2,7 @@ import { draw, pick, unit } from '../hash.js';
 import { uuidFrom } from '../uuid.js';
 import { DAY_MS, dateToDays, daysToDate } from '../../calendar/index.js';
 import { isoWithOffset } from '../dates.js';
-import {
-  FIRST_NAMES, LAST_NAMES, PLACES, STREETS, VENUE_KINDS, VENUE_ADJECTIVES, PROJECT_NAMES, LANGUAGES,
-  PHONE_PREFIXES, GENDERS,
-} from './names.js';
+import { FIRST_NAMES, LAST_NAMES, PLACES, STREETS, VENUE_KINDS, VENUE_ADJECTIVES, PROJECT_NAMES, LANGUAGES, PHONE_PREFIXES, GENDERS } from './names.js';
 
 export interface Project {
   readonly id: string;
