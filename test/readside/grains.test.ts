@@ -69,7 +69,7 @@ describe('reports over days loaded at both grains and over month periods', () =>
     const rows = await report(openWarehouseSource(warehouse), 'coverage');
     expect(await report(openParquetSource(parquet), 'coverage')).toEqual(rows);
     const summary = rows.filter((r) => r.stream === 'venue-devices-summary');
-    const loadedDays = summary.filter((r) => r.day >= MONTH_START && r.day <= MONTH_END);
+    const loadedDays = summary.filter((r) => String(r.day) >= MONTH_START && String(r.day) <= MONTH_END);
     expect(loadedDays).toHaveLength(29);
     expect(loadedDays.every((r) => r.venues_loaded === 1 && r.status === 'missing')).toBe(true);
     expect(summary.find((r) => r.day === '2020-03-01')).toMatchObject({ venues_loaded: 0 });
