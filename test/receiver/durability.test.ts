@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startReceiver } from '../../src/receiver/index.js';
 import { builtModule } from '../dist.js';
-import { AUTH, capturedLogger, eventBody, post, readTables, repoRoot, tempDir, USER_1, VENUE_1 } from './helpers.js';
+import { AUTH, capturedLogger, eventBody, post, readTables, repoRoot, tempDir, USER_1, VENUE_1, receiverOptions } from './helpers.js';
 
 let temp: ReturnType<typeof tempDir>;
 const children: ChildProcess[] = [];
@@ -56,16 +56,14 @@ function receiverScript(mergeIntervalMs: number): string {
 }
 
 function restart(mergeIntervalMs = 0) {
-  return startReceiver({
-    host: '127.0.0.1',
-    port: 0,
-    authorization: AUTH,
-    maxBodyBytes: 65536,
-    journalDir: journalDir(),
-    warehousePath: warehousePath(),
-    logger: capturedLogger('info').logger,
-    mergeIntervalMs,
-  });
+  return startReceiver(
+    receiverOptions({
+      journalDir: journalDir(),
+      warehousePath: warehousePath(),
+      logger: capturedLogger('info').logger,
+      mergeIntervalMs,
+    }),
+  );
 }
 
 /** Distinct event bodies: users and venues vary, and the same pair recurs with growing visits. */

@@ -5,7 +5,7 @@ import { startReceiver } from '../../src/receiver/index.js';
 import { readSegment } from '../../src/receiver/journal-reader.js';
 import { isSegmentName } from '../../src/receiver/journal-segments.js';
 import { JournalWriter } from '../../src/receiver/journal-writer.js';
-import { AUTH, capturedLogger, eventBody, post, readTables, tempDir } from './helpers.js';
+import { eventBody, post, readTables, tempDir, receiverOptions } from './helpers.js';
 import { mountSmallDisk, type SmallDisk } from './small-disk.js';
 
 // A real full disk: a 1 MiB tmpfs this test mounts (and fills with a filler file).
@@ -59,17 +59,13 @@ describe('the journal on a full disk', () => {
       // 1: every write starts a new segment, so each refused request tries to create one.
       const journalDir = join(disk.dir, `journal-litter-${maxSegmentBytes}`);
       const warehousePath = join(temp.dir, `litter-${maxSegmentBytes}.duckdb`);
-      const receiver = await startReceiver({
-        host: '127.0.0.1',
-        port: 0,
-        authorization: AUTH,
-        maxBodyBytes: 65536,
-        journalDir,
-        warehousePath,
-        logger: capturedLogger().logger,
-        mergeIntervalMs: 0,
-        maxSegmentBytes,
-      });
+      const receiver = await startReceiver(
+        receiverOptions({
+          journalDir,
+          warehousePath,
+          maxSegmentBytes,
+        }),
+      );
       try {
         const accepted = [eventBody({ visits: 1 })];
         expect((await post(receiver.url, accepted[0]!)).status).toBe(200);
@@ -105,16 +101,12 @@ describe('the journal on a full disk', () => {
     const journalDir = join(disk.dir, 'journal-merge');
     mkdirSync(journalDir, { recursive: true });
     const warehousePath = join(temp.dir, 'merge.duckdb');
-    const receiver = await startReceiver({
-      host: '127.0.0.1',
-      port: 0,
-      authorization: AUTH,
-      maxBodyBytes: 65536,
-      journalDir,
-      warehousePath,
-      logger: capturedLogger().logger,
-      mergeIntervalMs: 0,
-    });
+    const receiver = await startReceiver(
+      receiverOptions({
+        journalDir,
+        warehousePath,
+      }),
+    );
     const answered = new Map<string, number>();
     try {
       expect((await post(receiver.url, eventBody({ visits: 1 }))).status).toBe(200);

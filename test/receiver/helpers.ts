@@ -7,6 +7,7 @@ import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { createLogger, type Logger } from '../../src/log/index.js';
+import type { StartReceiverOptions } from '../../src/receiver/index.js';
 import { openWarehouse, type Row } from '../../src/warehouse/index.js';
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -18,6 +19,15 @@ export function tempDir(): { dir: string; cleanup: () => void } {
 }
 
 /** A logger whose NDJSON lines the test can read back (what the code really writes). */
+/**
+ * The receiver as these tests start it: on 127.0.0.1 at a free port, with the test credential,
+ * 64 KiB bodies, a quiet logger and merges only when asked; `options` adds the journal and the
+ * warehouse and overrides the rest.
+ */
+export function receiverOptions(options: Partial<StartReceiverOptions> & Pick<StartReceiverOptions, 'journalDir'>): StartReceiverOptions {
+  return { host: '127.0.0.1', port: 0, authorization: AUTH, maxBodyBytes: 65536, logger: capturedLogger().logger, mergeIntervalMs: 0, ...options };
+}
+
 export function capturedLogger(level: 'debug' | 'info' = 'debug'): { logger: Logger; lines: () => string } {
   let text = '';
   const destination = new Writable({

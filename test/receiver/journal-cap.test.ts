@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startReceiver, type RunningReceiver } from '../../src/receiver/index.js';
 import { isSegmentName } from '../../src/receiver/journal-segments.js';
-import { AUTH, capturedLogger, eventBody, holdWarehouseLock, post, readTables, tempDir, type Answer } from './helpers.js';
+import { capturedLogger, eventBody, holdWarehouseLock, post, readTables, receiverOptions, tempDir, type Answer } from './helpers.js';
 
 let temp: ReturnType<typeof tempDir>;
 const releases: (() => Promise<void>)[] = [];
@@ -22,17 +22,14 @@ const warehousePath = (): string => join(temp.dir, 'warehouse.duckdb');
 
 async function receiver(extra: { maxJournalBytes?: number; mergeIntervalMs?: number } = {}): Promise<RunningReceiver & { log: () => string }> {
   const log = capturedLogger('info');
-  const started = await startReceiver({
-    host: '127.0.0.1',
-    port: 0,
-    authorization: AUTH,
-    maxBodyBytes: 65536,
-    journalDir: journalDir(),
-    warehousePath: warehousePath(),
-    logger: log.logger,
-    mergeIntervalMs: 0,
-    ...extra,
-  });
+  const started = await startReceiver(
+    receiverOptions({
+      journalDir: journalDir(),
+      warehousePath: warehousePath(),
+      logger: log.logger,
+      ...extra,
+    }),
+  );
   receivers.push(started);
   return Object.assign(started, { log: log.lines });
 }

@@ -6,7 +6,7 @@ import { startReceiver } from '../../src/receiver/index.js';
 import { encodeRecord } from '../../src/receiver/journal-format.js';
 import { readSegment } from '../../src/receiver/journal-reader.js';
 import { JournalWriter } from '../../src/receiver/journal-writer.js';
-import { AUTH, capturedLogger, eventBody, post, readTables, tempDir } from './helpers.js';
+import { AUTH, capturedLogger, eventBody, post, readTables, tempDir, receiverOptions } from './helpers.js';
 
 let temp: ReturnType<typeof tempDir>;
 beforeEach(() => {
@@ -74,16 +74,10 @@ describe('after a crash', () => {
   it('merges every complete record and ignores a torn tail', async () => {
     const journalDir = join(temp.dir, 'journal');
     const warehousePath = join(temp.dir, 'warehouse.duckdb');
-    const options = {
-      host: '127.0.0.1',
-      port: 0,
-      authorization: AUTH,
-      maxBodyBytes: 65536,
+    const options = receiverOptions({
       journalDir,
       warehousePath,
-      logger: capturedLogger().logger,
-      mergeIntervalMs: 0,
-    };
+    });
     const first = await startReceiver(options);
     const bodies = [1, 2, 3].map((visits) => eventBody({ visits, last: `2026-01-0${visits}T10:00:00Z` }));
     for (const body of bodies) expect((await post(first.url, body)).status).toBe(200);
@@ -114,16 +108,13 @@ describe('a journaled record the warehouse cannot store', () => {
     await writer.append(Buffer.from(eventBody({ visits: 7 })), Date.now());
     await writer.close();
     const log = capturedLogger();
-    const receiver = await startReceiver({
-      host: '127.0.0.1',
-      port: 0,
-      authorization: AUTH,
-      maxBodyBytes: 65536,
-      journalDir,
-      warehousePath,
-      logger: log.logger,
-      mergeIntervalMs: 0,
-    });
+    const receiver = await startReceiver(
+      receiverOptions({
+        journalDir,
+        warehousePath,
+        logger: log.logger,
+      }),
+    );
     const merge = await receiver.mergeNow();
     await receiver.close();
     expect(merge).toMatchObject({ status: 'merged', inserted: 1, invalid: 2 });
@@ -136,16 +127,10 @@ describe('close()', () => {
   it('finishes in-flight requests on keep-alive connections promptly; what it acknowledged is merged later', async () => {
     const journalDir = join(temp.dir, 'journal');
     const warehousePath = join(temp.dir, 'warehouse.duckdb');
-    const options = {
-      host: '127.0.0.1',
-      port: 0,
-      authorization: AUTH,
-      maxBodyBytes: 65536,
+    const options = receiverOptions({
       journalDir,
       warehousePath,
-      logger: capturedLogger().logger,
-      mergeIntervalMs: 0,
-    };
+    });
     const receiver = await startReceiver(options);
     const agent = new Agent({ keepAlive: true, maxSockets: 8 });
     const sending = Array.from({ length: 40 }, (_, i) => post(receiver.url, eventBody({ visits: i + 1 }), { agent }));
@@ -171,17 +156,14 @@ describe('a journal that cannot write', () => {
     const warehousePath = join(temp.dir, 'warehouse.duckdb');
     const log = capturedLogger();
     // Every write starts a new segment, so the folder is needed at each request.
-    const receiver = await startReceiver({
-      host: '127.0.0.1',
-      port: 0,
-      authorization: AUTH,
-      maxBodyBytes: 65536,
-      journalDir,
-      warehousePath,
-      logger: log.logger,
-      mergeIntervalMs: 0,
-      maxSegmentBytes: 1,
-    });
+    const receiver = await startReceiver(
+      receiverOptions({
+        journalDir,
+        warehousePath,
+        logger: log.logger,
+        maxSegmentBytes: 1,
+      }),
+    );
     try {
       expect((await post(receiver.url, eventBody({ visits: 1 }))).status).toBe(200);
       // The folder disappears and a file takes its place: creating a segment fails.

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startReceiver } from '../../src/receiver/index.js';
 import { assertBuilt, childEnv, describeRun, runCli } from '../e2e/harness.js';
-import { AUTH, capturedLogger, eventBody, post, readTables, tempDir } from './helpers.js';
+import { eventBody, post, readTables, tempDir, receiverOptions } from './helpers.js';
 
 let temp: ReturnType<typeof tempDir>;
 beforeAll(() => assertBuilt());
@@ -31,16 +31,12 @@ describe('venue-etl merge-events', () => {
   it('merges the journal without serve, needing neither the API token nor the receiver credential', async () => {
     const journalDir = join(temp.dir, 'journal');
     const warehousePath = join(temp.dir, 'warehouse.duckdb');
-    const receiver = await startReceiver({
-      host: '127.0.0.1',
-      port: 0,
-      authorization: AUTH,
-      maxBodyBytes: 65536,
-      journalDir,
-      warehousePath,
-      logger: capturedLogger().logger,
-      mergeIntervalMs: 0,
-    });
+    const receiver = await startReceiver(
+      receiverOptions({
+        journalDir,
+        warehousePath,
+      }),
+    );
     for (let visits = 1; visits <= 5; visits++) expect((await post(receiver.url, eventBody({ visits }))).status).toBe(200);
     await receiver.close();
     const config = writeConfig(journalDir, warehousePath);

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startReceiver, type RunningReceiver } from '../../src/receiver/index.js';
-import { AUTH, capturedLogger, eventBody, post, readTables, tempDir, USER_1, USER_2, VENUE_1, VENUE_2 } from './helpers.js';
+import { capturedLogger, eventBody, post, readTables, tempDir, USER_1, USER_2, VENUE_1, VENUE_2, receiverOptions } from './helpers.js';
 import { createHash } from 'node:crypto';
 
 let temp: ReturnType<typeof tempDir>;
@@ -10,16 +10,13 @@ const warehousePath = (): string => join(temp.dir, 'warehouse.duckdb');
 
 beforeEach(async () => {
   temp = tempDir();
-  receiver = await startReceiver({
-    host: '127.0.0.1',
-    port: 0,
-    authorization: AUTH,
-    maxBodyBytes: 65536,
-    journalDir: join(temp.dir, 'journal'),
-    warehousePath: warehousePath(),
-    logger: capturedLogger('info').logger,
-    mergeIntervalMs: 0,
-  });
+  receiver = await startReceiver(
+    receiverOptions({
+      journalDir: join(temp.dir, 'journal'),
+      warehousePath: warehousePath(),
+      logger: capturedLogger('info').logger,
+    }),
+  );
 });
 
 afterEach(async () => {
@@ -147,16 +144,13 @@ describe('merging accepted events', () => {
     await receiver.close();
     temp.cleanup();
     temp = tempDir();
-    receiver = await startReceiver({
-      host: '127.0.0.1',
-      port: 0,
-      authorization: AUTH,
-      maxBodyBytes: 65536,
-      journalDir: join(temp.dir, 'journal'),
-      warehousePath: warehousePath(),
-      logger: capturedLogger('info').logger,
-      mergeIntervalMs: 0,
-    });
+    receiver = await startReceiver(
+      receiverOptions({
+        journalDir: join(temp.dir, 'journal'),
+        warehousePath: warehousePath(),
+        logger: capturedLogger('info').logger,
+      }),
+    );
     for (const body of bodies) {
       await deliver(body);
       await receiver.mergeNow();

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { mergeJournal, sharedWarehouse, startReceiver } from '../../src/receiver/index.js';
 import { Mutex } from '../../src/warehouse/mutex.js';
 import { openWarehouse, type Warehouse } from '../../src/warehouse/index.js';
-import { AUTH, capturedLogger, eventBody, post, tempDir } from './helpers.js';
+import { capturedLogger, eventBody, post, tempDir, receiverOptions } from './helpers.js';
 
 let temp: ReturnType<typeof tempDir>;
 let warehouse: Warehouse;
@@ -21,16 +21,12 @@ const count = async (): Promise<number> => (await warehouse.query<{ n: number }>
 describe('a receiver inside a process that already holds the warehouse (serve)', () => {
   it('merges through the lent handle, queued behind the other writers', async () => {
     const writers = new Mutex();
-    const receiver = await startReceiver({
-      host: '127.0.0.1',
-      port: 0,
-      authorization: AUTH,
-      maxBodyBytes: 65536,
-      journalDir: join(temp.dir, 'journal'),
-      warehouse: sharedWarehouse(warehouse, (section) => writers.run(section)),
-      logger: capturedLogger().logger,
-      mergeIntervalMs: 0,
-    });
+    const receiver = await startReceiver(
+      receiverOptions({
+        journalDir: join(temp.dir, 'journal'),
+        warehouse: sharedWarehouse(warehouse, (section) => writers.run(section)),
+      }),
+    );
     try {
       // A job holds the writer queue (a sync running for minutes)…
       let finishJob!: () => void;
@@ -70,16 +66,12 @@ describe('a receiver inside a process that already holds the warehouse (serve)',
 
   it('lets another command merge a journal with mergeJournal', async () => {
     const journalDir = join(temp.dir, 'journal');
-    const receiver = await startReceiver({
-      host: '127.0.0.1',
-      port: 0,
-      authorization: AUTH,
-      maxBodyBytes: 65536,
-      journalDir,
-      warehouse: sharedWarehouse(warehouse),
-      logger: capturedLogger().logger,
-      mergeIntervalMs: 0,
-    });
+    const receiver = await startReceiver(
+      receiverOptions({
+        journalDir,
+        warehouse: sharedWarehouse(warehouse),
+      }),
+    );
     for (let visits = 1; visits <= 4; visits++) expect((await post(receiver.url, eventBody({ visits }))).status).toBe(200);
     // While the receiver runs: its segment is the newest, so it is merged but kept.
     expect(await mergeJournal(journalDir, warehouse)).toMatchObject({ status: 'merged', inserted: 4, segmentsRemoved: 0 });
