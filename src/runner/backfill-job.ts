@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { buildCatalogue, type Catalogue } from '../catalogue/index.js';
-import { historyGrains, summaryGrains, type ApiReadyConfig as Config, type HistoryGrain } from '../config/index.js';
+import { dayHorizonDays, historyGrains, summaryGrains, type ApiReadyConfig as Config, type HistoryGrain } from '../config/index.js';
 import { ExitCode, UsageError } from '../errors/index.js';
 import type { Logger } from '../log/index.js';
 import { addDays, todayUtc } from '../calendar/index.js';
-import { planBackfill, plannedRequests, streamKey, type Chain, type Slice } from '../plan/index.js';
+import { planBackfill, plannedRequests, streamKey, type BackfillPlanInput, type Chain, type Slice } from '../plan/index.js';
 import { executeRun, type RunResult } from './execute-run.js';
 import { checkAccess, clientFor } from './open-run.js';
 import { resolveScope } from './scope.js';
@@ -41,6 +41,8 @@ export interface BackfillPlan {
   readonly requests: number;
   readonly byStream: readonly { stream: string; slices: number; requests: number }[];
   readonly params: Readonly<Record<string, unknown>>;
+  /** What the plan was made from (the dry run prices other grains with it). */
+  readonly planInput: BackfillPlanInput;
 }
 
 /** Validates the arguments and plans every slice; touches nothing. */
@@ -57,7 +59,19 @@ export function planBackfillRun(config: Config, options: BackfillOptions): Backf
   const windowDays = options.windowDays ?? config.sync.windowDays;
   const grains = summaryGrains(config);
   const hourly = options.grain === undefined ? historyGrains(config) : [options.grain];
-  const chains = planBackfill({ catalogue, ...scope, from: options.from, to: options.to, today, windowDays, grains, historyGrains: hourly });
+  const horizon = dayHorizonDays(config);
+  const planInput = {
+    catalogue,
+    ...scope,
+    from: options.from,
+    to: options.to,
+    today,
+    windowDays,
+    grains,
+    historyGrains: hourly,
+    ...(horizon === undefined ? {} : { dayHorizonDays: horizon }),
+  };
+  const chains = planBackfill(planInput);
   // historyGrains joins the parameters only when it is not the day alone, so the id of a backfill
   // planned before hours existed (and its progress) stays the same.
   const params = {
@@ -68,6 +82,8 @@ export function planBackfillRun(config: Config, options: BackfillOptions): Backf
     windowDays,
     grains: [...grains].sort(),
     ...(hourly.length === 1 && hourly[0] === 'day' ? {} : { historyGrains: [...hourly] }),
+    // Tiered summaries: another backfill than both grains over the whole range.
+    ...(horizon === undefined ? {} : { dayHorizonDays: horizon }),
   };
   const backfillId = createHash('sha256').update(JSON.stringify(params)).digest('hex').slice(0, 16);
   // One line per stream key: the hour grain of a history stream is its own line (`<stream>@hour`).
@@ -78,7 +94,7 @@ export function planBackfillRun(config: Config, options: BackfillOptions): Backf
     const own = chains.filter((c) => streamKey(c.stream, c.slices[0]?.grain) === key);
     return { stream: key, slices: own.reduce((n, c) => n + c.slices.length, 0), requests: plannedRequests(own) };
   });
-  return { backfillId, catalogue, chains, slices: byStream.reduce((n, s) => n + s.slices, 0), requests: plannedRequests(chains), byStream, params };
+  return { backfillId, catalogue, chains, slices: byStream.reduce((n, s) => n + s.slices, 0), requests: plannedRequests(chains), byStream, params, planInput };
 }
 
 /** A finished backfill asked again does nothing; otherwise it is a run. */
