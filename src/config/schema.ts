@@ -15,6 +15,8 @@ const positiveInt = (max: number) => z.number().int().min(1).max(max);
  */
 const DEFAULT_MAX_JOURNAL_BYTES = 1_073_741_824;
 
+const HORIZON_DAYS = 'must be a whole number of days from 1 to 3660 (default 92: day summaries for the last quarter)';
+
 export const SummaryGrain = z.enum(['day', 'month']);
 export type SummaryGrain = z.infer<typeof SummaryGrain>;
 
@@ -67,7 +69,12 @@ export const ConfigSchema = z.strictObject({
        */
       summaryGrain: z.union([z.literal('tiered'), SummaryGrain, z.array(SummaryGrain).min(1)]).default('tiered'),
       /** Days back from the run's last complete day that 'tiered' loads as day summaries (default 92). */
-      dayHorizonDays: positiveInt(3660).optional(),
+      dayHorizonDays: z
+        .number({ error: HORIZON_DAYS })
+        .int(HORIZON_DAYS)
+        .min(1, HORIZON_DAYS)
+        .max(3660, HORIZON_DAYS)
+        .optional(),
       /** Grains loaded from the history streams: one request per venue, stream and day for 'hour'. */
       historyGrain: z.union([HistoryGrain, z.array(HistoryGrain).min(1)]).default('day'),
       /** A stream whose cursor is older than this is reported stale by `check` and `status`. */
