@@ -69,12 +69,7 @@ export const ConfigSchema = z.strictObject({
        */
       summaryGrain: z.union([z.literal('tiered'), SummaryGrain, z.array(SummaryGrain).min(1)]).default('tiered'),
       /** Days back from the run's last complete day that 'tiered' loads as day summaries (default 92). */
-      dayHorizonDays: z
-        .number({ error: HORIZON_DAYS })
-        .int(HORIZON_DAYS)
-        .min(1, HORIZON_DAYS)
-        .max(3660, HORIZON_DAYS)
-        .optional(),
+      dayHorizonDays: z.number({ error: HORIZON_DAYS }).int(HORIZON_DAYS).min(1, HORIZON_DAYS).max(3660, HORIZON_DAYS).optional(),
       /** Grains loaded from the history streams: one request per venue, stream and day for 'hour'. */
       historyGrain: z.union([HistoryGrain, z.array(HistoryGrain).min(1)]).default('day'),
       /** A stream whose cursor is older than this is reported stale by `check` and `status`. */

@@ -249,7 +249,14 @@ describe('tiered summaries (sync.summaryGrain tiered)', () => {
   });
 
   it('sync: a first run from a start date two years back is tiered; later runs from the cursor stay in days; histories are unchanged', () => {
-    const input = { ...tiered, streams: ['venue-users-summary', 'venue-users-history'], startDate: '2024-11-23', lookbackDays: 3, until: '2026-11-22', today: '2026-11-23' };
+    const input = {
+      ...tiered,
+      streams: ['venue-users-summary', 'venue-users-history'],
+      startDate: '2024-11-23',
+      lookbackDays: 3,
+      until: '2026-11-22',
+      today: '2026-11-23',
+    };
     const first = planSync({ ...input, cursors: new Map() });
     const summary = first.find((c) => c.stream === 'venue-users-summary')!.slices;
     expect(summary[0]).toMatchObject({ grain: 'month', windowFrom: '2024-11-01', windowTo: '2024-11-30' });
