@@ -37,8 +37,6 @@ export function shardSummary(config: Pick<Config, 'scope'>, shard: Shard, venues
 
 /** The summary's line, e.g. `shard 1/3: 34 of 100 venues; roles and accounts are shard 0's`. */
 export function shardLine(summary: ShardSummary): string {
-  const shared = summary.sharedStreams
-    ? 'this shard also takes roles and accounts, for every venue'
-    : 'roles and accounts are taken by shard 0 only';
+  const shared = summary.sharedStreams ? 'this shard also takes roles and accounts, for every venue' : 'roles and accounts are taken by shard 0 only';
   return `  shard:    ${summary.shard} (0-based): ${summary.venues} of ${summary.ofVenues} venues; ${shared}`;
 }

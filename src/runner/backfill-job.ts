@@ -62,7 +62,9 @@ export function planBackfillRun(config: Config, options: BackfillOptions): Backf
   const windowDays = options.windowDays ?? config.sync.windowDays;
   const grains = summaryGrains(config);
   const hourly = options.grain === undefined ? historyGrains(config) : [options.grain];
-  const chains = scope.parts.flatMap((part) => planBackfill({ catalogue, ...part, from: options.from, to: options.to, today, windowDays, grains, historyGrains: hourly }));
+  const chains = scope.parts.flatMap((part) =>
+    planBackfill({ catalogue, ...part, from: options.from, to: options.to, today, windowDays, grains, historyGrains: hourly }),
+  );
   // historyGrains joins the parameters only when it is not the day alone, so the id of a backfill
   // planned before hours existed (and its progress) stays the same.
   const params = {

@@ -76,17 +76,17 @@ export async function runSync(config: Config, logger: Logger, options: SyncOptio
       const grains = summaryGrains(config);
       const chains = scope.parts.flatMap((part) =>
         planSync({
-        catalogue,
-        ...part,
-        cursors,
-        startDate,
-        until,
-        today: clock.today,
-        lookbackDays: config.sync.lookbackDays,
-        windowDays: config.sync.windowDays,
-        grains,
-        historyGrains: historyGrains(config),
-      }),
+          catalogue,
+          ...part,
+          cursors,
+          startDate,
+          until,
+          today: clock.today,
+          lookbackDays: config.sync.lookbackDays,
+          windowDays: config.sync.windowDays,
+          grains,
+          historyGrains: historyGrains(config),
+        }),
       );
       return await executeRun({
         job: options.job ?? 'sync',

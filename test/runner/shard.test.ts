@@ -107,7 +107,8 @@ describe('a sharded scope', () => {
       const scope = catalogue.endpointFor(stream).scope;
       return scope === 'venue' ? part.venues : scope === 'project' ? part.projects : ['*'];
     };
-    const pairs = (parts: typeof whole.parts): string[] => parts.flatMap((part) => part.streams.flatMap((stream) => idsOf(stream, part).map((id) => `${stream}|${id}`)));
+    const pairs = (parts: typeof whole.parts): string[] =>
+      parts.flatMap((part) => part.streams.flatMap((stream) => idsOf(stream, part).map((id) => `${stream}|${id}`)));
     const covered = scopes.flatMap((scope) => pairs(scope.parts));
     expect(covered.sort()).toEqual(pairs(whole.parts).sort());
   });
