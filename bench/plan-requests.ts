@@ -25,13 +25,13 @@ export function planRequestsFigure(options: PlanRequestsOptions): Figure {
   const to = addDays(todayUtc(), -1);
   const from = addDays(to, 1 - options.days);
   const plan = planBackfillRun(config, { from, to });
-  const settings = summaryGrainCosts(plan.planInput, 92);
+  const settings = summaryGrainCosts(plan.planInputs, 92);
   const tiered = settings.find((s) => s.current)!.requests;
   const dayForAll = settings.find((s) => s.label.includes('day for everything'))!.requests;
-  const costs = backfillGrainCosts(plan.planInput);
+  const costs = backfillGrainCosts(plan.planInputs);
   const daySummaries = costs.filter((c) => c.grain === 'day' && plan.catalogue.endpointFor(c.stream).kind !== 'series').reduce((n, c) => n + c.requests, 0);
   const target = (TARGET_PER_1000 * options.venues) / 1000;
-  const firstDay = dayTierStart(to, plan.planInput.dayHorizonDays ?? 92);
+  const firstDay = dayTierStart(to, plan.planInputs[0]?.dayHorizonDays ?? 92);
   return {
     id: 'B9',
     what: `default plan, ${fmt.count(options.venues)} venues x ${options.days} d backfill`,

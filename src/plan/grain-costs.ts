@@ -17,10 +17,16 @@ export interface GrainCost {
  * (or project) of a stream gets the same slices, so the plan of the first one is priced and
  * multiplied. A two-year plan of 1,000 venues at day grain holds millions of requests; this
  * prices it from a few hundred slices. At least: list endpoints add a request per extra page.
+ * A sharded plan has several inputs (the shard's venues, and on shard 0 the shared streams).
  */
-export function backfillGrainCosts(input: BackfillPlanInput): GrainCost[] {
-  const one = { ...input, venues: input.venues.slice(0, 1), projects: input.projects.slice(0, 1) };
+export function backfillGrainCosts(inputs: readonly BackfillPlanInput[]): GrainCost[] {
   const costs = new Map<string, { stream: string; grain: string; slices: number; requests: number }>();
+  for (const input of inputs) addGrainCosts(input, costs);
+  return [...costs.values()];
+}
+
+function addGrainCosts(input: BackfillPlanInput, costs: Map<string, { stream: string; grain: string; slices: number; requests: number }>): void {
+  const one = { ...input, venues: input.venues.slice(0, 1), projects: input.projects.slice(0, 1) };
   for (const chain of planBackfill(one)) {
     const endpoint = input.catalogue.endpointFor(chain.stream);
     const scopeIds = endpoint.scope === 'venue' ? input.venues.length : endpoint.scope === 'project' ? input.projects.length : 1;
@@ -34,7 +40,6 @@ export function backfillGrainCosts(input: BackfillPlanInput): GrainCost[] {
       costs.set(key, cost);
     }
   }
-  return [...costs.values()];
 }
 
 /** A `sync.summaryGrain` setting, priced: 'tiered' with its horizon, or a grain for every period. */
@@ -55,8 +60,10 @@ export function summaryGrainSettings(horizonDays: number): SummaryGrainSetting[]
 }
 
 /** Requests of the same backfill under another summary grain setting (history and snapshots unchanged). */
-export function requestsWithSummaryGrain(input: BackfillPlanInput, setting: SummaryGrainSetting): number {
-  const { dayHorizonDays: _ignored, ...rest } = input;
-  const priced = { ...rest, grains: setting.grains, ...(setting.dayHorizonDays === undefined ? {} : { dayHorizonDays: setting.dayHorizonDays }) };
+export function requestsWithSummaryGrain(inputs: readonly BackfillPlanInput[], setting: SummaryGrainSetting): number {
+  const priced = inputs.map((input) => {
+    const { dayHorizonDays: _ignored, ...rest } = input;
+    return { ...rest, grains: setting.grains, ...(setting.dayHorizonDays === undefined ? {} : { dayHorizonDays: setting.dayHorizonDays }) };
+  });
   return backfillGrainCosts(priced).reduce((n, cost) => n + cost.requests, 0);
 }

@@ -7,7 +7,8 @@ import { addDays, todayUtc } from '../calendar/index.js';
 import { planBackfill, plannedRequests, streamKey, type BackfillPlanInput, type Chain, type Slice } from '../plan/index.js';
 import { executeRun, type RunResult } from './execute-run.js';
 import { checkAccess, clientFor } from './open-run.js';
-import { resolveScope } from './scope.js';
+import { resolveScope, shardDetail } from './scope.js';
+import type { Shard } from './shard.js';
 import { cursorDate, DEFAULT_HISTORY_DAYS, LOCK_WAIT_MS, isSnapshot } from './sync-job.js';
 import { clockDetail, reportClock } from './run-clock.js';
 import { openWarehouseWhenFree } from '../warehouse/index.js';
@@ -18,6 +19,8 @@ export interface BackfillOptions {
   readonly to: string;
   readonly streams?: readonly string[];
   readonly venues?: readonly string[];
+  /** `--shard I/N`: this worker's venues only (and its own backfill id); roles and accounts on shard 0 only. */
+  readonly shard?: Shard;
   readonly windowDays?: number;
   /**
    * `--grain`: only this grain. 'hour': the history streams at hour grain (summaries have no
@@ -42,7 +45,7 @@ export interface BackfillPlan {
   readonly byStream: readonly { stream: string; slices: number; requests: number }[];
   readonly params: Readonly<Record<string, unknown>>;
   /** What the plan was made from (the dry run prices other grains with it). */
-  readonly planInput: BackfillPlanInput;
+  readonly planInputs: readonly BackfillPlanInput[];
 }
 
 /** Validates the arguments and plans every slice; touches nothing. */
@@ -53,16 +56,19 @@ export function planBackfillRun(config: Config, options: BackfillOptions): Backf
   if (options.to > today)
     throw new UsageError(`--to ${options.to} is in the future (today is ${today} UTC)`, 'the API has no data for future days; use yesterday or earlier');
   const catalogue = buildCatalogue(config.endpoints);
-  const wide = resolveScope(config, catalogue, 'windowed', options.streams, options.venues);
+  const wide = resolveScope(config, catalogue, 'windowed', options.streams, options.venues, options.shard);
   // --grain hour: the history streams only (a summary has no hours).
-  const scope = options.grain === 'hour' ? { ...wide, streams: wide.streams.filter((stream) => catalogue.endpointFor(stream).kind === 'series') } : wide;
+  const series = (streams: readonly string[]): string[] => streams.filter((stream) => catalogue.endpointFor(stream).kind === 'series');
+  const scope =
+    options.grain === 'hour' ? { ...wide, streams: series(wide.streams), parts: wide.parts.map((part) => ({ ...part, streams: series(part.streams) })) } : wide;
   const windowDays = options.windowDays ?? config.sync.windowDays;
   const grains = summaryGrains(config);
   const hourly = options.grain === undefined ? historyGrains(config) : [options.grain];
   const horizon = dayHorizonDays(config);
-  const planInput = {
+  // One plan input per scope part: a shard's venues, and on shard 0 the streams every shard shares.
+  const planInputs = scope.parts.map((part) => ({
     catalogue,
-    ...scope,
+    ...part,
     from: options.from,
     to: options.to,
     today,
@@ -70,8 +76,8 @@ export function planBackfillRun(config: Config, options: BackfillOptions): Backf
     grains,
     historyGrains: hourly,
     ...(horizon === undefined ? {} : { dayHorizonDays: horizon }),
-  };
-  const chains = planBackfill(planInput);
+  }));
+  const chains = planInputs.flatMap((input) => planBackfill(input));
   // historyGrains joins the parameters only when it is not the day alone, so the id of a backfill
   // planned before hours existed (and its progress) stays the same.
   const params = {
@@ -84,6 +90,8 @@ export function planBackfillRun(config: Config, options: BackfillOptions): Backf
     ...(hourly.length === 1 && hourly[0] === 'day' ? {} : { historyGrains: [...hourly] }),
     // Tiered summaries: another backfill than both grains over the whole range.
     ...(horizon === undefined ? {} : { dayHorizonDays: horizon }),
+    // Each shard is its own backfill (its own id and progress); unsharded ids stay as they were.
+    ...shardDetail(scope),
   };
   const backfillId = createHash('sha256').update(JSON.stringify(params)).digest('hex').slice(0, 16);
   // One line per stream key: the hour grain of a history stream is its own line (`<stream>@hour`).
@@ -94,7 +102,7 @@ export function planBackfillRun(config: Config, options: BackfillOptions): Backf
     const own = chains.filter((c) => streamKey(c.stream, c.slices[0]?.grain) === key);
     return { stream: key, slices: own.reduce((n, c) => n + c.slices.length, 0), requests: plannedRequests(own) };
   });
-  return { backfillId, catalogue, chains, slices: byStream.reduce((n, s) => n + s.slices, 0), requests: plannedRequests(chains), byStream, params, planInput };
+  return { backfillId, catalogue, chains, slices: byStream.reduce((n, s) => n + s.slices, 0), requests: plannedRequests(chains), byStream, params, planInputs };
 }
 
 /** A finished backfill asked again does nothing; otherwise it is a run. */

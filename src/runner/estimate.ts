@@ -49,11 +49,13 @@ export interface SummaryGrainCost {
  * The same backfill under each `sync.summaryGrain` setting, so a dry run shows what another
  * grain would cost (1,000 venues x 2 years: 4,476,000 requests with day for everything).
  */
-export function summaryGrainCosts(input: BackfillPlanInput, horizonDays: number): SummaryGrainCost[] {
+export function summaryGrainCosts(inputs: readonly BackfillPlanInput[], horizonDays: number): SummaryGrainCost[] {
+  const [input] = inputs;
+  if (input === undefined) return [];
   const sameGrains = (grains: readonly SummaryGrain[]): boolean => grains.length === input.grains.length && grains.every((g) => input.grains.includes(g));
   return summaryGrainSettings(input.dayHorizonDays ?? horizonDays).map((setting) => ({
     label: `summaryGrain ${setting.label}`,
-    requests: requestsWithSummaryGrain(input, setting),
+    requests: requestsWithSummaryGrain(inputs, setting),
     current: sameGrains(setting.grains) && setting.dayHorizonDays === input.dayHorizonDays,
   }));
 }

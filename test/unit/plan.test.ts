@@ -303,10 +303,10 @@ describe('tiered summaries (sync.summaryGrain tiered)', () => {
         expected.set(key, { slices: e.slices + 1, requests: e.requests + requestCount(slice) });
       }
     }
-    const costs = backfillGrainCosts(input);
+    const costs = backfillGrainCosts([input]);
     expect(new Map(costs.map((c) => [`${c.stream}|${c.grain}`, { slices: c.slices, requests: c.requests }]))).toEqual(expected);
     expect(costs.find((c) => c.stream === 'venue-users-summary' && c.grain === 'day')!.requests).toBe(3 * eachDay('2026-08-01', '2026-11-22').length);
-    const [tieredCost, dayCost, monthCost, bothCost] = summaryGrainSettings(92).map((setting) => requestsWithSummaryGrain(input, setting));
+    const [tieredCost, dayCost, monthCost, bothCost] = summaryGrainSettings(92).map((setting) => requestsWithSummaryGrain([input], setting));
     const { dayHorizonDays, ...untiered } = input;
     expect(dayHorizonDays).toBe(92);
     expect(tieredCost).toBe(plannedRequests(chains));
