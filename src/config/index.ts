@@ -1,4 +1,4 @@
-export { ConfigSchema, SummaryGrain, summaryGrains, HistoryGrain, historyGrains } from './schema.js';
+export { ConfigSchema, SummaryGrain, summaryGrains, dayHorizonDays, DEFAULT_DAY_HORIZON_DAYS, HistoryGrain, historyGrains } from './schema.js';
 export type { Config, ConfigInput, ApiConfig, ApiReadyConfig } from './schema.js';
 export {
   loadConfigFile,

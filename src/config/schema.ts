@@ -15,6 +15,8 @@ const positiveInt = (max: number) => z.number().int().min(1).max(max);
  */
 const DEFAULT_MAX_JOURNAL_BYTES = 1_073_741_824;
 
+const HORIZON_DAYS = 'must be a whole number of days from 1 to 3660 (default 92: day summaries for the last quarter)';
+
 export const SummaryGrain = z.enum(['day', 'month']);
 export type SummaryGrain = z.infer<typeof SummaryGrain>;
 
@@ -59,11 +61,23 @@ export const ConfigSchema = z.strictObject({
       lookbackDays: z.number().int().min(0).max(365).default(3),
       windowDays: positiveInt(3660).default(31),
       streams: z.array(z.string().min(1)).min(1).optional(),
-      summaryGrain: z.union([SummaryGrain, z.array(SummaryGrain).min(1)]).default('day'),
+      /**
+       * 'tiered': day summaries for the last `dayHorizonDays` (from the first day of the month
+       * holding the horizon's first day), whole calendar months before; 'day', 'month' or both: that
+       * grain for every period. Day summaries are one request per venue, stream and day: 98 % of a
+       * two-year backfill's requests (4.48M for 1,000 venues) when every period is a day.
+       */
+      summaryGrain: z.union([z.literal('tiered'), SummaryGrain, z.array(SummaryGrain).min(1)]).default('tiered'),
+      /** Days back from the run's last complete day that 'tiered' loads as day summaries (default 92). */
+      dayHorizonDays: z.number({ error: HORIZON_DAYS }).int(HORIZON_DAYS).min(1, HORIZON_DAYS).max(3660, HORIZON_DAYS).optional(),
       /** Grains loaded from the history streams: one request per venue, stream and day for 'hour'. */
       historyGrain: z.union([HistoryGrain, z.array(HistoryGrain).min(1)]).default('day'),
       /** A stream whose cursor is older than this is reported stale by `check` and `status`. */
       staleAfterDays: positiveInt(3660).default(2),
+    })
+    .refine((sync) => sync.dayHorizonDays === undefined || sync.summaryGrain === 'tiered', {
+      path: ['dayHorizonDays'],
+      message: "applies only to summaryGrain 'tiered' (the default): remove it, or set summaryGrain to 'tiered'",
     })
     .prefault({}),
   endpoints: z.array(UserEndpointRow).default([]),
@@ -116,10 +130,19 @@ export type ApiConfig = z.infer<typeof ApiSchema>;
 /** A config that can call the API. */
 export type ApiReadyConfig = Config & { readonly api: ApiConfig };
 
-/** `sync.summaryGrain` as a list: one grain or both. */
+/** Day summaries of the last 92 days, a quarter: what users look at by the day; older periods by the month. */
+export const DEFAULT_DAY_HORIZON_DAYS = 92;
+
+/** `sync.summaryGrain` as a list of the grains loaded: one grain or both ('tiered' loads both, each for its own periods). */
 export function summaryGrains(config: Pick<Config, 'sync'>): readonly SummaryGrain[] {
   const grain = config.sync.summaryGrain;
+  if (grain === 'tiered') return ['day', 'month'];
   return Array.isArray(grain) ? grain : [grain];
+}
+
+/** Days of day summaries under 'tiered' (see dayTierStart); undefined when every period has the configured grains. */
+export function dayHorizonDays(config: Pick<Config, 'sync'>): number | undefined {
+  return config.sync.summaryGrain === 'tiered' ? (config.sync.dayHorizonDays ?? DEFAULT_DAY_HORIZON_DAYS) : undefined;
 }
 
 /** `sync.historyGrain` as a list, in a fixed order (day first), each grain once. */

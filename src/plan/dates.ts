@@ -38,3 +38,12 @@ export function monthPeriods(from: string, to: string): { from: string; to: stri
   }
   return periods;
 }
+
+/**
+ * First day of the day tier of tiered summaries: the first day of the month that holds the
+ * horizon's first day (`until` - horizonDays + 1), so that month is loaded whole by the day and
+ * the months before it whole by the month: no period is covered by both grains.
+ */
+export function dayTierStart(until: string, horizonDays: number): string {
+  return monthStart(addDays(until, 1 - horizonDays));
+}

@@ -3,3 +3,5 @@ export { sliceKey, requestsOf, requestCount, streamKey, HOUR_SUFFIX } from './sl
 export { planSync, planBackfill, plannedRequests, cursorKey, ALL_ACCOUNTS } from './plan.js';
 export type { SyncPlanInput, BackfillPlanInput, PlanScope } from './plan.js';
 export * from './dates.js';
+export { backfillGrainCosts, summaryGrainSettings, requestsWithSummaryGrain } from './grain-costs.js';
+export type { GrainCost, SummaryGrainSetting } from './grain-costs.js';

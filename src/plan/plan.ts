@@ -16,6 +16,8 @@ export interface PlanScope {
   readonly grains: readonly SummaryGrain[];
   /** History grains (`sync.historyGrain`); day when absent. */
   readonly historyGrains?: readonly HistoryGrain[];
+  /** Tiered summaries (`sync.summaryGrain` 'tiered'): days of day summaries back from the run's last complete day. */
+  readonly dayHorizonDays?: number;
 }
 
 export interface SyncPlanInput extends PlanScope {
@@ -50,8 +52,9 @@ interface Track {
  * grain with its own cursor, so one failing does not hold the other back), one for the others
  * (a summary's grains share the stream's cursor, as before hours existed).
  */
-function tracksOf(endpoint: EndpointRow, scope: PlanScope): Track[] {
-  const base = { windowDays: scope.windowDays, grains: scope.grains };
+function tracksOf(endpoint: EndpointRow, scope: PlanScope, until: string): Track[] {
+  const horizon = scope.dayHorizonDays === undefined ? {} : { dayHorizon: { days: scope.dayHorizonDays, until } };
+  const base = { windowDays: scope.windowDays, grains: scope.grains, ...horizon };
   if (endpoint.kind !== 'series') return [{ key: endpoint.stream, options: base }];
   return (scope.historyGrains ?? ['day']).map((grain) => ({
     key: streamKey(endpoint.stream, grain === 'hour' ? 'hour' : undefined),
@@ -68,7 +71,7 @@ export function planSync(input: SyncPlanInput): Chain[] {
   for (const stream of input.streams) {
     const endpoint = input.catalogue.endpointFor(stream);
     for (const scopeId of scopeIds(endpoint, input)) {
-      for (const track of tracksOf(endpoint, input)) {
+      for (const track of tracksOf(endpoint, input, input.until)) {
         const snapshot = isSnapshotEndpoint(endpoint);
         const cursor = input.cursors.get(cursorKey(track.key, scopeId));
         const from = snapshot ? input.today : cursor ? maxDate(addDays(cursor, 1 - input.lookbackDays), input.startDate) : input.startDate;
@@ -95,7 +98,8 @@ export function planBackfill(input: BackfillPlanInput): Chain[] {
     const endpoint = input.catalogue.endpointFor(stream);
     const snapshot = isSnapshotEndpoint(endpoint);
     for (const scopeId of scopeIds(endpoint, input)) {
-      for (const track of tracksOf(endpoint, input)) {
+      // The day tier is the recent one, whatever range is backfilled: it ends at the last complete day.
+      for (const track of tracksOf(endpoint, input, addDays(input.today, -1))) {
         const slices = snapshot
           ? slicesForRange(endpoint, scopeId, input.today, input.today, track.options)
           : slicesForRange(endpoint, scopeId, input.from, input.to, track.options);

@@ -3,14 +3,15 @@ import { sql } from '../warehouse/sql-files.js';
 
 /**
  * The table macros the reports read through (`summary_periods`, `series_day_totals`), kept in
- * the warehouse by this migration; a later migration that replaces them goes here instead.
+ * the warehouse by these migrations, run in this order (005 replaces summary_periods); a later
+ * migration that replaces one of them joins this list.
  */
-const REPORT_MACROS = 'migrations/003_report_macros.sql';
+const REPORT_MACRO_FILES = ['migrations/003_report_macros.sql', 'migrations/005_summary_periods_partial_months.sql'];
 const MACRO_NAMES = ['summary_periods', 'series_day_totals'];
 
 /** Creates the report macros on a connection whose database has no tables of its own (Parquet views). */
 export async function createReportMacros(connection: DuckDBConnection): Promise<void> {
-  await connection.run(sql(REPORT_MACROS));
+  for (const file of REPORT_MACRO_FILES) await connection.run(sql(file));
 }
 
 /**
@@ -24,5 +25,5 @@ export async function ensureReportMacros(connection: DuckDBConnection): Promise<
     `SELECT count(DISTINCT function_name) FROM duckdb_functions() WHERE function_name IN (${MACRO_NAMES.map((name) => `'${name}'`).join(', ')})`,
   );
   if (Number(found.getRows()[0]?.[0]) === MACRO_NAMES.length) return;
-  await connection.run(sql(REPORT_MACROS).replaceAll('CREATE OR REPLACE MACRO', 'CREATE OR REPLACE TEMP MACRO'));
+  for (const file of REPORT_MACRO_FILES) await connection.run(sql(file).replaceAll('CREATE OR REPLACE MACRO', 'CREATE OR REPLACE TEMP MACRO'));
 }

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { buildCatalogue, type Catalogue } from '../catalogue/index.js';
-import { historyGrains, summaryGrains, type ApiReadyConfig as Config, type HistoryGrain } from '../config/index.js';
+import { dayHorizonDays, historyGrains, summaryGrains, type ApiReadyConfig as Config, type HistoryGrain } from '../config/index.js';
 import { ExitCode, UsageError } from '../errors/index.js';
 import type { Logger } from '../log/index.js';
 import { addDays, todayUtc } from '../calendar/index.js';
-import { planBackfill, plannedRequests, streamKey, type Chain, type Slice } from '../plan/index.js';
+import { planBackfill, plannedRequests, streamKey, type BackfillPlanInput, type Chain, type Slice } from '../plan/index.js';
 import { executeRun, type RunResult } from './execute-run.js';
 import { checkAccess, clientFor } from './open-run.js';
 import { resolveScope, shardDetail } from './scope.js';
@@ -44,6 +44,8 @@ export interface BackfillPlan {
   readonly requests: number;
   readonly byStream: readonly { stream: string; slices: number; requests: number }[];
   readonly params: Readonly<Record<string, unknown>>;
+  /** What the plan was made from (the dry run prices other grains with it). */
+  readonly planInputs: readonly BackfillPlanInput[];
 }
 
 /** Validates the arguments and plans every slice; touches nothing. */
@@ -62,9 +64,20 @@ export function planBackfillRun(config: Config, options: BackfillOptions): Backf
   const windowDays = options.windowDays ?? config.sync.windowDays;
   const grains = summaryGrains(config);
   const hourly = options.grain === undefined ? historyGrains(config) : [options.grain];
-  const chains = scope.parts.flatMap((part) =>
-    planBackfill({ catalogue, ...part, from: options.from, to: options.to, today, windowDays, grains, historyGrains: hourly }),
-  );
+  const horizon = dayHorizonDays(config);
+  // One plan input per scope part: a shard's venues, and on shard 0 the streams every shard shares.
+  const planInputs = scope.parts.map((part) => ({
+    catalogue,
+    ...part,
+    from: options.from,
+    to: options.to,
+    today,
+    windowDays,
+    grains,
+    historyGrains: hourly,
+    ...(horizon === undefined ? {} : { dayHorizonDays: horizon }),
+  }));
+  const chains = planInputs.flatMap((input) => planBackfill(input));
   // historyGrains joins the parameters only when it is not the day alone, so the id of a backfill
   // planned before hours existed (and its progress) stays the same.
   const params = {
@@ -75,6 +88,8 @@ export function planBackfillRun(config: Config, options: BackfillOptions): Backf
     windowDays,
     grains: [...grains].sort(),
     ...(hourly.length === 1 && hourly[0] === 'day' ? {} : { historyGrains: [...hourly] }),
+    // Tiered summaries: another backfill than both grains over the whole range.
+    ...(horizon === undefined ? {} : { dayHorizonDays: horizon }),
     // Each shard is its own backfill (its own id and progress); unsharded ids stay as they were.
     ...shardDetail(scope),
   };
@@ -87,7 +102,7 @@ export function planBackfillRun(config: Config, options: BackfillOptions): Backf
     const own = chains.filter((c) => streamKey(c.stream, c.slices[0]?.grain) === key);
     return { stream: key, slices: own.reduce((n, c) => n + c.slices.length, 0), requests: plannedRequests(own) };
   });
-  return { backfillId, catalogue, chains, slices: byStream.reduce((n, s) => n + s.slices, 0), requests: plannedRequests(chains), byStream, params };
+  return { backfillId, catalogue, chains, slices: byStream.reduce((n, s) => n + s.slices, 0), requests: plannedRequests(chains), byStream, params, planInputs };
 }
 
 /** A finished backfill asked again does nothing; otherwise it is a run. */

@@ -1,6 +1,8 @@
 import { existsSync } from 'node:fs';
 import { openWarehouse } from '../warehouse/index.js';
 import { sql } from '../warehouse/sql-files.js';
+import type { SummaryGrain } from '../config/index.js';
+import { requestsWithSummaryGrain, summaryGrainSettings, type BackfillPlanInput } from '../plan/index.js';
 
 export interface PastRunFacts {
   /** Requests per second of the latest run that made enough requests to tell. */
@@ -34,4 +36,26 @@ export async function pastRunFacts(warehousePath: string, backfillId: string): P
   } catch {
     return { doneSlices: 0 };
   }
+}
+
+export interface SummaryGrainCost {
+  readonly label: string;
+  readonly requests: number;
+  /** The setting the plan was made with. */
+  readonly current: boolean;
+}
+
+/**
+ * The same backfill under each `sync.summaryGrain` setting, so a dry run shows what another
+ * grain would cost (1,000 venues x 2 years: 4,476,000 requests with day for everything).
+ */
+export function summaryGrainCosts(inputs: readonly BackfillPlanInput[], horizonDays: number): SummaryGrainCost[] {
+  const [input] = inputs;
+  if (input === undefined) return [];
+  const sameGrains = (grains: readonly SummaryGrain[]): boolean => grains.length === input.grains.length && grains.every((g) => input.grains.includes(g));
+  return summaryGrainSettings(input.dayHorizonDays ?? horizonDays).map((setting) => ({
+    label: `summaryGrain ${setting.label}`,
+    requests: requestsWithSummaryGrain(inputs, setting),
+    current: sameGrains(setting.grains) && setting.dayHorizonDays === input.dayHorizonDays,
+  }));
 }

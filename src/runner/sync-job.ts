@@ -1,5 +1,5 @@
 import { buildCatalogue, isSnapshotEndpoint } from '../catalogue/index.js';
-import { historyGrains, summaryGrains, type ApiReadyConfig as Config } from '../config/index.js';
+import { dayHorizonDays, historyGrains, summaryGrains, type ApiReadyConfig as Config } from '../config/index.js';
 import { UsageError } from '../errors/index.js';
 import type { Logger } from '../log/index.js';
 import { addDays, minDate, todayUtc } from '../calendar/index.js';
@@ -74,6 +74,7 @@ export async function runSync(config: Config, logger: Logger, options: SyncOptio
     try {
       const cursors = new Map((await warehouse.readCursors()).map((c) => [cursorKey(c.stream, c.scopeId), c.cursorDate]));
       const grains = summaryGrains(config);
+      const horizon = dayHorizonDays(config);
       const chains = scope.parts.flatMap((part) =>
         planSync({
           catalogue,
@@ -86,6 +87,7 @@ export async function runSync(config: Config, logger: Logger, options: SyncOptio
           windowDays: config.sync.windowDays,
           grains,
           historyGrains: historyGrains(config),
+          ...(horizon === undefined ? {} : { dayHorizonDays: horizon }),
         }),
       );
       return await executeRun({

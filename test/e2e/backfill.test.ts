@@ -47,7 +47,8 @@ beforeAll(async () => {
   to = addDays(today, -1);
   fx = await startFixture({
     sim: { seed: 3, venues: 2, days: 800 },
-    config: { sync: { startDate: from, lookbackDays: LOOKBACK, streams: STREAMS } },
+    // Day summaries for every day of the two years (the default tiers them: tiered.test.ts).
+    config: { sync: { startDate: from, lookbackDays: LOOKBACK, streams: STREAMS, summaryGrain: 'day' } },
   });
   cleanPath = join(fx.dir, 'clean', 'warehouse.duckdb');
   cleanConfig = fx.writeConfig({ warehousePath: cleanPath }, join(fx.dir, 'clean.config.json'));

@@ -148,7 +148,8 @@ describe('a stream whose documents lose an attribute', () => {
 describe('a backfill with a failing stream', () => {
   it('exits 3, and the same command afterwards runs only what failed or did not run', async () => {
     const from = addDays(today, -100);
-    fx = await startFixture({ sim: { venues: 2, faults: 'drift-missing=1@venue-users-history' }, config: { sync: { startDate: from } } });
+    // Day summaries for all 100 days, as the truth below has them (the default would load months before the last 92).
+    fx = await startFixture({ sim: { venues: 2, faults: 'drift-missing=1@venue-users-history' }, config: { sync: { startDate: from, summaryGrain: 'day' } } });
     const args = [
       'backfill',
       '--from',

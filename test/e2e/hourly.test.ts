@@ -108,7 +108,7 @@ describe('sync.historyGrain ["day", "hour"]', () => {
     const planned = Number(/at least (\d+) requests/.exec(dry.stdout)?.[1]);
     // 4 streams × 2 venues: one request for the 6-day window + one per day by the hour.
     expect(planned).toBe(4 * 2 * (1 + 6));
-    expect(dry.stdout).toMatch(/venue-devices-history@hour\s+2 slices\s+12 requests/);
+    expect(dry.stdout).toMatch(/venue-devices-history@hour\s+hour\s+2 slices\s+12 requests/);
     const before = fx.sim.requests.length;
     const run = await fx.cli(['backfill', '--from', from, '--to', to]);
     expect(run.code, describeRun(run)).toBe(0);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { resolveConfig, ConfigError, maskConfig } from '../../src/config/index.js';
+import { resolveConfig, ConfigError, dayHorizonDays, maskConfig, summaryGrains } from '../../src/config/index.js';
 import { scrubSecrets } from '../../src/log/index.js';
 
 const V = '00000000-0000-4000-8000-000000000001';
@@ -38,6 +38,34 @@ describe('config', () => {
       { TOKEN: 'x' },
     );
     expect(problems.map((p) => p.path).sort()).toEqual(['(root)', 'schedule.jobs.nightly-sync', 'schedule.timezone', 'sync.streams[0]']);
+  });
+});
+
+describe('sync.summaryGrain and sync.dayHorizonDays', () => {
+  it("is 'tiered' by default: both grains, day summaries for the last 92 days", () => {
+    const config = resolveConfig(minimal, { TOKEN: 'x' });
+    expect(config.sync.summaryGrain).toBe('tiered');
+    expect(summaryGrains(config)).toEqual(['day', 'month']);
+    expect(dayHorizonDays(config)).toBe(92);
+    expect(dayHorizonDays(resolveConfig({ ...minimal, sync: { dayHorizonDays: 31 } }, { TOKEN: 'x' }))).toBe(31);
+  });
+
+  it("keeps 'day', 'month' and both meaning that grain for every period (no horizon)", () => {
+    for (const summaryGrain of ['day', 'month', ['day', 'month']] as const) {
+      const config = resolveConfig({ ...minimal, sync: { summaryGrain } }, { TOKEN: 'x' });
+      expect(dayHorizonDays(config)).toBeUndefined();
+      expect(summaryGrains(config)).toEqual(Array.isArray(summaryGrain) ? summaryGrain : [summaryGrain]);
+    }
+  });
+
+  it('refuses a bad dayHorizonDays with its path, and one set beside a grain it does not apply to', () => {
+    for (const bad of [0, -5, 1.5, 4000, '92']) {
+      const problems = problemsOf({ ...minimal, sync: { dayHorizonDays: bad } }, { TOKEN: 'x' });
+      expect(problems).toEqual([{ path: 'sync.dayHorizonDays', message: expect.stringMatching(/must be a whole number of days from 1 to 3660/) }]);
+    }
+    const misplaced = problemsOf({ ...minimal, sync: { summaryGrain: 'day', dayHorizonDays: 92 } }, { TOKEN: 'x' });
+    expect(misplaced).toEqual([{ path: 'sync.dayHorizonDays', message: expect.stringMatching(/applies only to summaryGrain 'tiered'/) }]);
+    expect(problemsOf({ ...minimal, sync: { summaryGrain: 'weekly' } }, { TOKEN: 'x' }).map((p) => p.path)).toEqual(['sync.summaryGrain']);
   });
 });
 

@@ -4,13 +4,14 @@ import { booleanOption, dateOption, intOption, listOption, stringOption } from '
 import type { ParsedArgs } from '../command.js';
 import type { Command } from '../command.js';
 import { commandLogger, configPath, loadCommandConfig } from '../context.js';
-import { HistoryGrain, requireApi } from '../../config/index.js';
+import { DEFAULT_DAY_HORIZON_DAYS, HistoryGrain, requireApi } from '../../config/index.js';
 import { formatRunSummary, runSummaryJson } from '../run-summary.js';
 import { shardOption, shardSummary, SHARD_OPTION } from '../shard-option.js';
 import { TABLE_OR_JSON_OPTION, stdoutWidth, tableOrJson, writeJson } from '../output-format.js';
 import { progressTerminal } from '../terminal.js';
 import { formatDuration } from '../../runner/progress.js';
-import { pastRunFacts } from '../../runner/estimate.js';
+import { pastRunFacts, summaryGrainCosts } from '../../runner/estimate.js';
+import { backfillGrainCosts } from '../../plan/index.js';
 
 function grainOption(args: ParsedArgs): HistoryGrain | undefined {
   const value = stringOption(args, 'grain');
@@ -73,10 +74,16 @@ export const backfillCommand: Command = {
       const estimate = past.requestsPerSecond
         ? `estimated time: ${formatDuration(plan.requests / past.requestsPerSecond)} at the ${past.requestsPerSecond.toFixed(1)} requests/s observed in run ${past.fromRun}`
         : `estimated time: ${formatDuration((plan.requests * assumedLatencyMs) / 1000 / config.api.concurrency)} at ${config.api.concurrency} concurrent requests and an assumed ${assumedLatencyMs} ms per request (no earlier run to measure)`;
+      const count = (n: number): string => n.toLocaleString('en-US');
       const lines = [
-        `backfill ${plan.backfillId}: ${from} .. ${to}, ${plan.slices} slices, at least ${plan.requests} requests${remaining}`,
-        ...plan.byStream.map((s) => `  ${s.stream.padEnd(30)} ${String(s.slices).padStart(7)} slices ${String(s.requests).padStart(8)} requests`),
+        `backfill ${plan.backfillId}: ${from} .. ${to}, ${count(plan.slices)} slices, at least ${count(plan.requests)} requests${remaining}`,
+        ...backfillGrainCosts(plan.planInputs).map(
+          (c) => `  ${c.stream.padEnd(30)} ${c.grain.padEnd(8)} ${count(c.slices).padStart(9)} slices ${count(c.requests).padStart(10)} requests`,
+        ),
         estimate,
+        ...summaryGrainCosts(plan.planInputs, config.sync.dayHorizonDays ?? DEFAULT_DAY_HORIZON_DAYS).map(
+          (c) => `${c.current ? '*' : ' '} ${c.label.padEnd(60)} ${count(c.requests).padStart(10)} requests`,
+        ),
         'list endpoints (rating-statistics-summaries) need one more request per extra page; the run also checks the token once.',
         'dry run: nothing was requested or written.',
       ];
