@@ -17,7 +17,7 @@ export class ConfigError extends EtlError {
   readonly problems: readonly ConfigProblem[];
 
   constructor(source: string, problems: readonly ConfigProblem[], hint?: string) {
-    const lines = problems.map((p) => `  - ${p.path}: ${p.message}`).join('\n');
+    const lines = problemLines(problems).join('\n');
     super('VENUE_ETL_CONFIG', `${source} has ${problems.length} problem${problems.length === 1 ? '' : 's'}:\n${lines}`, {
       hint: hint ?? 'Fix the listed keys; config.example.json documents every key.',
       details: { problems },
@@ -25,6 +25,27 @@ export class ConfigError extends EtlError {
     this.name = 'ConfigError';
     this.problems = problems;
   }
+}
+
+/**
+ * One line per problem, except that the same problem at many indexes of one list (1,000 venue
+ * ids that are not UUIDs) is one line naming the first few: the error stays readable.
+ */
+function problemLines(problems: readonly ConfigProblem[]): string[] {
+  const shown = 3;
+  const groups = new Map<string, ConfigProblem[]>();
+  for (const problem of problems) {
+    const key = `${problem.path.replace(/\[\d+\]/g, '[]')}\u0000${problem.message}`;
+    const group = groups.get(key);
+    if (group) group.push(problem);
+    else groups.set(key, [problem]);
+  }
+  return [...groups.values()].map((group) => {
+    const [first] = group;
+    if (first === undefined || group.length <= shown) return group.map((p) => `  - ${p.path}: ${p.message}`).join('\n');
+    const paths = group.slice(0, shown).map((p) => p.path);
+    return `  - ${paths.join(', ')} and ${group.length - shown} more like them: ${first.message}`;
+  });
 }
 
 /** Validates an already parsed config document: `${ENV}` interpolation, schema, cross-checks. */

@@ -32,6 +32,24 @@ describe('config', () => {
     expect(problems.find((p) => p.path === 'api.token')!.message).toMatch(/NOPE is not set/);
   });
 
+  it('says the same problem at 1,000 list entries in one line naming the first three, and keeps the others apart', () => {
+    const venues = Array.from({ length: 1000 }, (_, i) => `venue-${i}`);
+    let message = '';
+    try {
+      resolveConfig({ ...minimal, scope: { venues }, sync: { lookbackDays: -1 } }, { TOKEN: 'x' });
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      message = (error as ConfigError).message;
+      expect((error as ConfigError).problems).toHaveLength(1001);
+    }
+    const lines = message.split('\n');
+    expect(lines[0]).toContain('has 1001 problems');
+    expect(lines.filter((line) => line.includes('scope.venues'))).toEqual([
+      expect.stringMatching(/^ {2}- scope\.venues\[0\], scope\.venues\[1\], scope\.venues\[2\] and 997 more like them: /),
+    ]);
+    expect(lines.filter((line) => line.includes('sync.lookbackDays'))).toHaveLength(1);
+  });
+
   it('refuses unknown keys, streams, cron expressions and time zones', () => {
     const problems = problemsOf(
       { ...minimal, sync: { streams: ['nope'] }, schedule: { timezone: 'Mars/Base', jobs: { 'nightly-sync': 'every night' } }, extra: 1 },
