@@ -14,6 +14,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { backfillWallTimeFigure } from './backfill-wall-time.js';
 import { backfillMemoryFigure } from './backfill-memory.js';
+import { bigWarehouseFigure } from './big-warehouse.js';
 import { dashboardGenerationFigure } from './dashboard-generation.js';
 import { fmt, markdownTable, notMeasured, plainTable, type Figure } from './figure.js';
 import { loadThroughputFigure } from './load-throughput.js';
@@ -42,6 +43,7 @@ const SIZES = quick
         { venues: 20, days: 31 },
         { venues: 100, days: 31 },
       ],
+      b11: { venues: 50, days: 365, hourDays: 120 },
     }
   : {
       b1: { venues: 200, days: 7, latencyMs: 20, concurrency: 16, attempts: 2 },
@@ -54,6 +56,7 @@ const SIZES = quick
         { venues: 20, days: 365 },
         { venues: 1000, days: 365 },
       ],
+      b11: { venues: 5000, days: 365, hourDays: 120 },
     };
 
 const WHAT: Record<string, [string, string]> = {
@@ -65,6 +68,7 @@ const WHAT: Record<string, [string, string]> = {
   B6: ['receiver throughput and time to 2xx', '>= 2,000 events/s, p99 < 50 ms'],
   B7: ['heaviest named report, warehouse and Parquet', 'seconds'],
   B8: ['dashboard HTML at 20 and 1,000 venues x 1 year', 'seconds and MB'],
+  B11: ['heaviest report and check on the big warehouse', 'seconds (< 10 s)'],
 };
 
 async function figure(id: string, measure: () => Promise<Figure>): Promise<Figure | undefined> {
@@ -114,6 +118,7 @@ async function main(): Promise<void> {
     exported?.cleanup();
   }
   add(await figure('B8', () => dashboardGenerationFigure(SIZES.b8)));
+  add(await figure('B11', () => bigWarehouseFigure(SIZES.b11)));
   machine.loadEnd = currentLoad();
   const elapsed = (Date.now() - started.getTime()) / 1000;
 
