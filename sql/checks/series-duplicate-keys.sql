@@ -4,9 +4,9 @@
 -- no PRIMARY KEY (it would make loading slower), so this check is the safety net. Empty = pass.
 --
 -- Two steps: keys whose 64-bit hash occurs more than once (one fixed-size group key instead of
--- five columns, two of them text: 5,000 venues x 1 year with 120 days of hours, 146M rows, went
--- from XX s to YY s), then the exact keys among those candidates. A hash collision only adds a
--- candidate, which the exact GROUP BY drops, so the result is the same as grouping every row.
+-- five columns, two of them text: 1.4 s -> 0.66 s on 50 venues x 1 year with 120 days of hours,
+-- 1.46M rows, bench B11 --quick), then the exact keys among those candidates. A hash collision
+-- only adds a candidate, which the exact GROUP BY drops: the result is that of grouping every row.
 WITH candidates AS (
   SELECT hash(venue_id, stream, metric, granularity, ts) AS key_hash
   FROM series_points
@@ -18,4 +18,4 @@ FROM series_points
 WHERE hash(venue_id, stream, metric, granularity, ts) IN (SELECT key_hash FROM candidates)
 GROUP BY venue_id, stream, metric, granularity, ts
 HAVING count(*) > 1
-ORDER BY stream, venue_id, metric, ts;
+ORDER BY stream, venue_id, metric, granularity, ts;

@@ -23,4 +23,4 @@ SELECT venue_id,
        (day - previous_day - 1)::INTEGER AS missing_days
 FROM steps
 WHERE day - previous_day > 1
-ORDER BY stream, venue_id, gap_from;
+ORDER BY stream, venue_id, granularity, gap_from;
