@@ -1,6 +1,6 @@
 /**
- * B11: every named report and `check` on a big warehouse (5,000 venues x 1 year, ~146M series
- * rows, generated in SQL by big-warehouse-data.ts), through the read side the commands use.
+ * B11: every named report and `check` on a big warehouse (venues x 1 year, generated in SQL by
+ * big-warehouse-data.ts; 5,000 venues is ~146M series rows), through the read side the commands use.
  * Each query runs twice in the same run: as it was before the scan-cutting rewrites (the old
  * files, kept in bench/big-warehouse-baseline/ for this comparison only) and as it is now in
  * sql/. Reports run over the whole year and over the last 31 days (a range the scan can prune).
