@@ -43,7 +43,7 @@ const SIZES = quick
         { venues: 20, days: 31 },
         { venues: 100, days: 31 },
       ],
-      b11: { venues: 50, days: 365, hourDays: 120 },
+      b11: { venues: 10, days: 365, hourDays: 60 },
     }
   : {
       b1: { venues: 200, days: 7, latencyMs: 20, concurrency: 16, attempts: 2 },
