@@ -5,6 +5,8 @@
 -- at 09:00 and at 10:00 is one that day) and rates-average is an average: not compared. Only
 -- days with both grains and all 24 hours are compared (partial days are series-partial-hours'
 -- business), and only where every value is known (NULL is unknown, not 0). Empty result = pass.
+-- The UTC day comes from the epoch (floor, so days before 1970 stay right): the same day as
+-- timezone('UTC', ts)::DATE whatever the session's TimeZone, at a tenth of the cost.
 WITH additive(stream, metric) AS (
   VALUES ('venue-devices-history', 'detected'),
          ('venue-devices-history', 'authenticated'),
@@ -13,7 +15,7 @@ WITH additive(stream, metric) AS (
          ('rating-history', 'rates-count')
 ),
 per_grain AS (
-  SELECT sp.venue_id, sp.stream, sp.metric, timezone('UTC', sp.ts)::DATE AS day,
+  SELECT sp.venue_id, sp.stream, sp.metric, DATE '1970-01-01' + floor(epoch_us(sp.ts) / 86400000000)::INTEGER AS day,
          count(*) FILTER (WHERE sp.granularity = 'hour') AS hours,
          sum(sp.value) FILTER (WHERE sp.granularity = 'hour') AS hours_total,
          count(sp.value) FILTER (WHERE sp.granularity = 'hour') AS hours_known,

@@ -11,18 +11,25 @@
 -- warehouse and days without a known total count as nothing: embeds_7d adds the known days and
 -- avg_7d averages them (`venue-etl check` reports missing days).
 WITH daily AS (
-  SELECT venue_id, date_trunc('day', timezone('UTC', ts))::DATE AS day,
+  SELECT venue_id, day,
          CASE WHEN count(value) = count(*) THEN sum(value) END AS embeds
   FROM (
     -- Both grains of a day may be loaded (sync.historyGrain): the day's own point wins, its
     -- hours count only for a day loaded by the hour alone (the ENUM orders 'hour' < 'day').
-    SELECT * FROM series_points
-    QUALIFY granularity = max(granularity) OVER (PARTITION BY venue_id, stream, metric, timezone('UTC', ts)::DATE)
+    -- Every filter is on a column the window partitions by, so it applies before the window
+    -- (after it, DuckDB partitioned and sorted every point of the warehouse first), and the
+    -- range is also a bound on ts itself, which lets the scan skip row groups by their min/max.
+    -- Days before from_date - 6 reach no 7-day window shown. The UTC day comes from the epoch
+    -- (floor, so days before 1970 stay right): the same day as timezone('UTC', ts)::DATE, cheaper.
+    SELECT venue_id, value, granularity, DATE '1970-01-01' + floor(epoch_us(ts) / 86400000000)::INTEGER AS day
+    FROM series_points
+    WHERE stream = 'venue-remarketing-history' AND metric = 'embeds'
+      AND (getvariable('from_date') IS NULL OR ts >= timezone('UTC', (getvariable('from_date') - 6)::TIMESTAMP))
+      AND (getvariable('to_date') IS NULL OR ts < timezone('UTC', (getvariable('to_date') + 1)::TIMESTAMP))
+      AND (getvariable('venue_ids') IS NULL OR list_contains(getvariable('venue_ids'), venue_id::VARCHAR))
+    QUALIFY granularity = max(granularity) OVER (PARTITION BY venue_id, day)
   ) AS series_points
-  WHERE stream = 'venue-remarketing-history' AND metric = 'embeds'
-    AND (getvariable('to_date') IS NULL OR timezone('UTC', ts)::DATE <= getvariable('to_date'))
-    AND (getvariable('venue_ids') IS NULL OR list_contains(getvariable('venue_ids'), venue_id::VARCHAR))
-  GROUP BY ALL
+  GROUP BY venue_id, day
 ),
 trend AS (
   SELECT venue_id, day, embeds,

@@ -1,0 +1,12 @@
+-- Days loaded by the hour without all of their 24 UTC hours, per venue, stream and metric
+--
+-- The hour grain (sync.historyGrain) loads a day as its 24 hourly points, in one window of its
+-- own beside the day grain's rows; fewer hours mean rows written outside that path (a partial
+-- day would make every hourly total of it too small). Empty result = pass.
+SELECT venue_id, stream, metric, timezone('UTC', ts)::DATE AS day,
+       count(*)::INTEGER AS hour_rows
+FROM series_points
+WHERE granularity = 'hour'
+GROUP BY venue_id, stream, metric, day
+HAVING count(*) <> 24
+ORDER BY stream, venue_id, metric, day;

@@ -1,0 +1,48 @@
+-- Additive summaries that disagree with the sum of their daily series over the same days (tolerance 0)
+--
+-- Parameters, as DuckDB variables:
+--   SET VARIABLE consistency_tolerance = 0;          -- allowed absolute difference (default 0)
+--
+-- Only counts of events are compared: detected, authenticated, logins, rates. unique-* metrics
+-- count distinct devices or users and are not additive across hours or days. A period is
+-- compared only when the series has every one of its days loaded (missing days are the gap
+-- check's business). A value the API sent as null is unknown, not 0: a period is compared only
+-- when its summary value and every day of its series are known. Empty result = pass.
+WITH pairs(summary_stream, summary_metric, series_stream, series_metric) AS (
+  VALUES ('venue-devices-summary', 'detected', 'venue-devices-history', 'detected'),
+         ('venue-devices-summary', 'authenticated', 'venue-devices-history', 'authenticated'),
+         ('venue-users-summary', 'logins', 'venue-users-history', 'logins'),
+         ('rating-summary', 'rates_count', 'rating-history', 'rates-count')
+),
+series_days AS (
+  SELECT sp.venue_id, sp.stream, sp.metric, timezone('UTC', sp.ts)::DATE AS day,
+         -- sum() skips NULLs: a day with an unknown point has no known sum.
+         CASE WHEN count(sp.value) = count(*) THEN sum(sp.value) END AS value
+  FROM (
+    -- Both grains of a day may be loaded (sync.historyGrain): the day's own point wins, its
+    -- hours count only for a day loaded by the hour alone (the ENUM orders 'hour' < 'day').
+    SELECT * FROM series_points
+    QUALIFY granularity = max(granularity) OVER (PARTITION BY venue_id, stream, metric, timezone('UTC', ts)::DATE)
+  ) AS sp
+  SEMI JOIN pairs p ON p.series_stream = sp.stream AND p.series_metric = sp.metric
+  GROUP BY ALL
+),
+compared AS (
+  SELECT s.venue_id, s.stream, s.metric, s.period_start, s.period_end,
+         s.value AS summary_value,
+         sum(d.value) AS series_value,
+         count(d.value) AS series_days,
+         (s.period_end - s.period_start + 1)::INTEGER AS period_days
+  FROM summary_values s
+  JOIN pairs p ON p.summary_stream = s.stream AND p.summary_metric = s.metric
+  JOIN series_days d ON d.venue_id = s.venue_id AND d.stream = p.series_stream AND d.metric = p.series_metric
+                    AND d.day BETWEEN s.period_start AND s.period_end
+  GROUP BY ALL
+)
+SELECT venue_id, stream, metric, period_start, period_end, summary_value, series_value,
+       summary_value - series_value AS difference
+FROM compared
+WHERE series_days = period_days
+  AND summary_value IS NOT NULL
+  AND abs(summary_value - series_value) > coalesce(getvariable('consistency_tolerance'), 0)
+ORDER BY stream, metric, venue_id, period_start;

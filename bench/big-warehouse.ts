@@ -1,0 +1,96 @@
+/**
+ * B11: every named report and `check` on a big warehouse (venues x 1 year, generated in SQL by
+ * big-warehouse-data.ts; 5,000 venues is ~146M series rows), through the read side the commands use.
+ * Each query runs twice in the same run: as it was before the scan-cutting rewrites (the old
+ * files, kept in bench/big-warehouse-baseline/ for this comparison only) and as it is now in
+ * sql/. Reports run over the whole year and over the last 31 days (a range the scan can prune).
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { addDays } from '../src/calendar/index.js';
+import { listNamedSql, openWarehouseSource, runNamedSql, type NamedSql, type SqlParams } from '../src/readside/index.js';
+import { generateBigWarehouse, type BigWarehouseOptions } from './big-warehouse-data.js';
+import { fmt, type Figure } from './figure.js';
+
+export type BigWarehouseSize = Pick<BigWarehouseOptions, 'venues' | 'days' | 'hourDays'>;
+
+const BASELINE_DIR = fileURLToPath(new URL('../../bench/big-warehouse-baseline/', import.meta.url));
+
+interface Timing {
+  readonly name: string;
+  readonly beforeMs: number;
+  readonly afterMs: number;
+}
+
+function baselineOf(named: NamedSql): NamedSql | undefined {
+  const file = join(BASELINE_DIR, `${named.name}.sql`);
+  return existsSync(file) ? { ...named, file, text: readFileSync(file, 'utf8') } : undefined;
+}
+
+async function timeAll(path: string, kind: 'reports' | 'checks', params: SqlParams): Promise<Timing[]> {
+  const source = await openWarehouseSource(path);
+  try {
+    const timings: Timing[] = [];
+    for (const named of listNamedSql(kind)) {
+      const time = async (query: NamedSql) => {
+        const started = performance.now();
+        await runNamedSql(source.connection, query, params);
+        return performance.now() - started;
+      };
+      const old = baselineOf(named);
+      const beforeMs = old ? await time(old) : Number.NaN;
+      const afterMs = await time(named);
+      timings.push({ name: named.name, beforeMs: old ? beforeMs : afterMs, afterMs });
+    }
+    return timings;
+  } finally {
+    await source.close();
+  }
+}
+
+const total = (timings: readonly Timing[], key: 'beforeMs' | 'afterMs') => timings.reduce((sum, t) => sum + t[key], 0);
+const heaviest = (timings: readonly Timing[]) => [...timings].sort((a, b) => b.beforeMs - a.beforeMs)[0]!;
+const list = (timings: readonly Timing[]) =>
+  [...timings]
+    .sort((a, b) => b.beforeMs - a.beforeMs)
+    .map((t) => `${t.name} ${t.beforeMs === t.afterMs ? fmt.ms(t.afterMs) : `${fmt.ms(t.beforeMs)} -> ${fmt.ms(t.afterMs)}`}`)
+    .join(', ');
+
+export async function bigWarehouseFigure(size: BigWarehouseSize, seconds = 10): Promise<Figure> {
+  const dir = mkdtempSync(join(tmpdir(), 'venue-etl-bench-b11-'));
+  try {
+    const path = join(dir, 'warehouse.duckdb');
+    const lastDay = addDays(new Date().toISOString().slice(0, 10), -1);
+    let started = performance.now();
+    const rows = await generateBigWarehouse(path, { ...size, lastDay });
+    const buildMs = performance.now() - started;
+    const reportsYear = await timeAll(path, 'reports', {});
+    const reportsMonth = await timeAll(path, 'reports', { from: addDays(lastDay, -30), to: lastDay });
+    started = performance.now();
+    const checks = await timeAll(path, 'checks', { staleAfterDays: 2 });
+    const worst = heaviest(reportsYear);
+    const worstMonth = heaviest(reportsMonth);
+    const [checkBefore, checkAfter] = [total(checks, 'beforeMs'), total(checks, 'afterMs')];
+    return {
+      id: 'B11',
+      what: `heaviest report (${worst.name}) and check on ${fmt.count(size.venues)} venues x ${size.days} days`,
+      measured: `report ${fmt.seconds(worst.afterMs)}, check ${fmt.seconds(checkAfter)}`,
+      limit: `before: ${fmt.seconds(worst.beforeMs)}, ${fmt.seconds(checkBefore)}`,
+      ratio: `${fmt.ratio(worst.afterMs / worst.beforeMs)}, ${fmt.ratio(checkAfter / checkBefore)}`,
+      target: `seconds (< ${seconds} s)`,
+      met: worst.afterMs < seconds * 1000 && checkAfter < seconds * 1000,
+      notes: [
+        `Data: ${fmt.count(rows.seriesRows)} series rows (9 metrics at day grain for ${size.days} days, at hour grain for the last ${size.hourDays}) and ` +
+          `${fmt.count(rows.summaryRows)} summary rows (days for the recent months, months before), roles, cursors and runs, ` +
+          `generated in SQL in backfill order in ${fmt.seconds(buildMs)}.`,
+        `Reports over the whole year, before -> after: ${list(reportsYear)}.`,
+        `Reports over the last 31 days (heaviest ${worstMonth.name} ${fmt.seconds(worstMonth.beforeMs)} -> ${fmt.seconds(worstMonth.afterMs)}): ${list(reportsMonth)}.`,
+        `Checks (${fmt.seconds(checkBefore)} -> ${fmt.seconds(checkAfter)}): ${list(checks)}.`,
+      ],
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,71 @@
+/**
+ * `report --parquet` and `sql --parquet` read through views over hive-partitioned files: a filter
+ * on the partition column `stream` must reach read_parquet, so DuckDB opens only that stream's
+ * files (a month of one stream, not the whole export). What DuckDB opened is read from the
+ * EXPLAIN ANALYZE plan ("Total Files Read"), never from a timing.
+ */
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { exportParquet } from '../../src/export/index.js';
+import { loadNamedSql, openParquetSource, type QuerySource } from '../../src/readside/index.js';
+import { variableStatements } from '../../src/readside/variables.js';
+import { seededWarehouse, tempDir } from './fixture.js';
+
+/** The data files of one table, or of one of its streams, on disk. */
+function parquetFiles(dir: string, stream?: string): number {
+  const files = readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile() && e.name.endsWith('.parquet'));
+  return stream === undefined ? files.length : files.filter((e) => e.parentPath.includes(`stream=${stream}`)).length;
+}
+
+/** Files each read_parquet of the statement opened, from its EXPLAIN ANALYZE plan. */
+async function filesRead(source: QuerySource, statement: string): Promise<number[]> {
+  const reader = await source.connection.runAndReadAll(`EXPLAIN ANALYZE ${statement}`);
+  const plan = reader
+    .getRows()
+    .map((row) => String(row[1]))
+    .join('\n');
+  return [...plan.matchAll(/Total Files Read: (\d+)/g)].map((m) => Number(m[1]));
+}
+
+describe('--parquet skips the files a filter on the partition column rules out', () => {
+  const { dir, cleanup } = tempDir();
+  const warehouse = join(dir, 'warehouse.duckdb');
+  const parquet = join(dir, 'parquet');
+  const series = join(parquet, 'series_points');
+  let source: QuerySource;
+
+  beforeAll(async () => {
+    await seededWarehouse(warehouse);
+    await exportParquet({ warehouse, dir: parquet });
+    source = await openParquetSource(parquet);
+    for (const statement of variableStatements({})) await source.connection.run(statement);
+  });
+  afterAll(async () => {
+    await source.close();
+    cleanup();
+  });
+
+  it('the export has several streams, each in several month files', () => {
+    expect(parquetFiles(series, 'venue-remarketing-history')).toBeGreaterThan(1);
+    expect(parquetFiles(series)).toBeGreaterThan(parquetFiles(series, 'venue-remarketing-history'));
+  });
+
+  it('sql: WHERE stream = … reads only that stream’s files; without it, every file', async () => {
+    const all = await filesRead(source, 'SELECT count(*) FROM series_points');
+    const one = await filesRead(source, "SELECT count(*) FROM series_points WHERE stream = 'venue-users-history'");
+    expect(all).toEqual([parquetFiles(series)]);
+    expect(one).toEqual([parquetFiles(series, 'venue-users-history')]);
+  });
+
+  it('report: remarketing-trend and daily-devices read only their stream’s files', async () => {
+    for (const [name, stream] of [
+      ['remarketing-trend', 'venue-remarketing-history'],
+      ['daily-devices', 'venue-devices-history'],
+    ] as const) {
+      const reads = await filesRead(source, loadNamedSql('reports', name).text);
+      expect(reads.length, name).toBeGreaterThan(0);
+      for (const files of reads) expect({ name, files }).toEqual({ name, files: parquetFiles(series, stream) });
+    }
+  });
+});
