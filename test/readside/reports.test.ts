@@ -146,19 +146,31 @@ describe('summary reports over day and month rows', () => {
          date_trunc('month', DATE '${utcDay(-10)}')::DATE, (date_trunc('month', DATE '${utcDay(-10)}') + INTERVAL 1 MONTH - INTERVAL 1 DAY)::DATE,
          99999, 'run-1', now())`,
       `INSERT INTO summary_values VALUES ('${V1}', 'venue-users-login-methods', 'email', DATE '${EARLY_MONTH}', DATE '2020-03-31', 1000, 'run-1', now())`,
+      // One day of that month missing at the day grain, whatever today is: its month row counts.
+      `DELETE FROM summary_values WHERE venue_id = '${V1}' AND stream = 'venue-users-login-methods' AND metric = 'email'
+         AND period_start = DATE '${utcDay(-10)}' AND period_end = period_start`,
     ]);
     await exportParquet({ warehouse, dir: parquet });
   });
   afterAll(cleanup);
 
-  it('login-method-shares counts the day rows and only the months without them, on the warehouse and on the Parquet export', async () => {
+  it('login-method-shares counts each day once: the month row of a month the days cover in part, the days elsewhere, on the warehouse and on the Parquet export', async () => {
+    // The month of utcDay(-10) has a month row and all but one of its seeded days: the month row
+    // counts and those days do not (counting them alone would lose the rest of the month); days
+    // of other months count; the early month has only its month row.
     const [days] = await runOnFile(
       warehouse,
-      `SELECT sum(value)::INTEGER AS logins FROM summary_values
-        WHERE venue_id = '${V1}' AND stream = 'venue-users-login-methods' AND metric = 'email' AND period_end = period_start`,
+      `WITH d AS (SELECT period_start, value FROM summary_values
+                   WHERE venue_id = '${V1}' AND stream = 'venue-users-login-methods' AND metric = 'email' AND period_end = period_start),
+            m AS (SELECT date_trunc('month', DATE '${utcDay(-10)}')::DATE AS first, (date_trunc('month', DATE '${utcDay(-10)}') + INTERVAL 1 MONTH - INTERVAL 1 DAY)::DATE AS last)
+       SELECT (SELECT sum(value) FROM d, m WHERE period_start NOT BETWEEN m.first AND m.last)::INTEGER AS outside,
+              (SELECT count(*) FROM d, m WHERE period_start BETWEEN m.first AND m.last)::INTEGER AS held,
+              (SELECT date_diff('day', first, last) + 1 FROM m)::INTEGER AS month_days`,
     );
+    expect(Number(days.held)).toBeGreaterThan(0);
+    expect(Number(days.held)).toBeLessThan(Number(days.month_days));
     const rows = await report(openWarehouseSource(warehouse), 'login-method-shares', { venues: [V1] });
-    expect(rows.find((r) => r.method === 'email')).toMatchObject({ logins: Number(days.logins) + 1000, first_day: EARLY_MONTH });
+    expect(rows.find((r) => r.method === 'email')).toMatchObject({ logins: Number(days.outside ?? 0) + 99999 + 1000, first_day: EARLY_MONTH });
     expect(await report(openParquetSource(parquet), 'login-method-shares', { venues: [V1] })).toEqual(rows);
   });
 });

@@ -181,8 +181,10 @@ it(
       expect(row.extraAttempts, row.case).toBe(0);
       expect(row.dataEqual, row.case).toBe(true);
       if (row.retryAfterMs !== '-') expect(row.shortestWaitMs, row.case).toBeGreaterThanOrEqual(Number(row.retryAfterMs));
-      // The deadline covers the body; the slack is timer and event-loop delay on a busy machine.
-      expect(row.longestAttemptMs, row.case).toBeLessThanOrEqual(TIMEOUT_MS + 250);
+      // The deadline covers the body: no attempt lasts until a dripped body would have ended
+      // (SLOW_MS). The line is halfway between the two, not a timing target: timer and
+      // event-loop delay on a busy machine (1,345 ms seen at load 18) stay far below it.
+      expect(row.longestAttemptMs, row.case).toBeLessThan((TIMEOUT_MS + SLOW_MS) / 2);
     }
     // The mixed case hits every kind of fault at least once.
     expect(rows.at(-1)!.kinds.split(' ')).toHaveLength(10);
