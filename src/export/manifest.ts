@@ -32,10 +32,22 @@ export interface TableEntry {
   readonly partitions: Readonly<Record<string, PartitionEntry>>;
 }
 
+/**
+ * Which warehouse state the manifest's files follow, for the incremental export: the
+ * warehouse's random id and the export generation its marks were last forgotten at. When both
+ * equal the warehouse's, every change since the files were written still has its mark.
+ */
+export interface ManifestChanges {
+  readonly warehouseId: string;
+  readonly generation: string;
+}
+
 export interface Manifest {
   readonly format: 1;
   readonly writer: 'venue-etl';
   readonly exportedAt: string;
+  /** Absent: written by a full export that could not forget marks, or by an older venue-etl. */
+  readonly changes?: ManifestChanges;
   readonly tables: Readonly<Record<string, TableEntry>>;
 }
 

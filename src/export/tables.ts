@@ -39,3 +39,21 @@ export function monthExpression(table: ExportTable): string {
   if (!by) throw new Error(`${table.name} is not partitioned`);
   return by.type === 'TIMESTAMPTZ' ? `strftime(timezone('UTC', ${by.column}), '%Y-%m')` : `strftime(${by.column}, '%Y-%m')`;
 }
+
+/** First month after `YYYY-MM`. */
+export function nextMonth(month: string): string {
+  const [year, mon] = month.split('-').map(Number);
+  return mon === 12 ? `${year + 1}-01` : `${year}-${String(mon + 1).padStart(2, '0')}`;
+}
+
+/** Rows of the months `first`..`last` (inclusive) as a range on the column, which DuckDB can prune with. */
+export function monthRangeFilter(table: ExportTable, first: string, last: string): string {
+  const by = table.partitionBy;
+  if (!by) throw new Error(`${table.name} is not partitioned`);
+  const column = `"${by.column}"`;
+  const start = `${first}-01`;
+  const end = `${nextMonth(last)}-01`;
+  return by.type === 'TIMESTAMPTZ'
+    ? `${column} >= TIMESTAMPTZ '${start} 00:00:00+00' AND ${column} < TIMESTAMPTZ '${end} 00:00:00+00'`
+    : `${column} >= DATE '${start}' AND ${column} < DATE '${end}'`;
+}

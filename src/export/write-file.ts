@@ -4,28 +4,15 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { discardTemp, publishFileAsync } from './atomic-file.js';
 import { errnoCode } from './environment-errors.js';
 import { identityOf, TEMP_PREFIX, type FileIdentity } from './disk-scan.js';
-import { monthExpression, type ExportTable } from './tables.js';
+import { monthExpression, monthRangeFilter, type ExportTable } from './tables.js';
 import { identifier, literal } from './sql-text.js';
 import type { ColumnInfo } from './manifest.js';
 import type { PartitionState } from './fingerprint.js';
 
-/** First instant of the month after `YYYY-MM`. */
-function nextMonth(month: string): string {
-  const [year, mon] = month.split('-').map(Number);
-  return mon === 12 ? `${year + 1}-01` : `${year}-${String(mon + 1).padStart(2, '0')}`;
-}
-
 /** The rows of one partition: exact by the month expression, and a range DuckDB can prune with. */
 function partitionFilter(table: ExportTable, partition: PartitionState): string {
-  const by = table.partitionBy;
-  if (!by || partition.stream === undefined || partition.month === undefined) return 'true';
-  const column = identifier(by.column);
-  const start = `${partition.month}-01`;
-  const end = `${nextMonth(partition.month)}-01`;
-  const range =
-    by.type === 'TIMESTAMPTZ'
-      ? `${column} >= TIMESTAMPTZ ${literal(`${start} 00:00:00+00`)} AND ${column} < TIMESTAMPTZ ${literal(`${end} 00:00:00+00`)}`
-      : `${column} >= DATE ${literal(start)} AND ${column} < DATE ${literal(end)}`;
+  if (!table.partitionBy || partition.stream === undefined || partition.month === undefined) return 'true';
+  const range = monthRangeFilter(table, partition.month, partition.month);
   return `stream = ${literal(partition.stream)} AND ${range} AND ${monthExpression(table)} = ${literal(partition.month)}`;
 }
 
