@@ -49,7 +49,8 @@ export function whyFull(manifest: Manifest, state: ChangeState | undefined, forc
   if (Object.keys(manifest.tables).length === 0) return 'no manifest yet';
   if (manifest.changes === undefined) return 'the manifest does not say which warehouse state it follows (an older venue-etl, or an earlier full export)';
   if (manifest.changes.warehouseId !== state.warehouseId) return 'the manifest was written for another warehouse';
-  if (manifest.changes.generation !== state.generation) return 'the warehouse changed generation since the manifest (another folder was exported from it, or the file was restored from a copy)';
+  if (manifest.changes.generation !== state.generation)
+    return 'the warehouse changed generation since the manifest (another folder was exported from it, or the file was restored from a copy)';
   return undefined;
 }
 

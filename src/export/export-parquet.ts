@@ -5,15 +5,15 @@ import type { Logger } from '../log/index.js';
 import { EtlError, UsageError } from '../errors/index.js';
 import { openReadConnection } from '../warehouse/read-connection.js';
 import { forgetExportChanges } from '../warehouse/export-changes.js';
-import type { FileIdentity, TableDirState } from './disk-scan.js';
 import { fingerprintPartitions, parsePartitionKey, partitionKey, tableColumns, type PartitionRef, type PartitionState } from './fingerprint.js';
-import type { ColumnInfo, Manifest, ManifestChanges, PartitionEntry, TableEntry } from './manifest.js';
-import { DATA_FILE, EXPORT_TABLES, PARTITION_KEYS, type ExportTable } from './tables.js';
+import { manifestText, parseManifest, type ColumnInfo, type Manifest, type ManifestChanges, type PartitionEntry, type TableEntry } from './manifest.js';
+import { dataFileName, EXPORT_TABLES, PARTITION_KEYS, type ExportTable } from './tables.js';
 import { exportEnvironmentError } from './environment-errors.js';
 import { Pipeline } from './pipeline.js';
 import { readChangeState, seqRanges, whyFull, type ChangeState } from './changes.js';
 import { LocalFolderStore } from './local-store.js';
-import type { ExportStore } from './store.js';
+import type { ExportStore, StoredFile } from './store.js';
+import { copyPartition } from './write-file.js';
 import type { ExportReport, TableExportReport } from './export-report.js';
 
 export interface ExportOptions {
@@ -30,6 +30,11 @@ export interface ExportOptions {
   readonly shareWithWriters?: boolean;
   /** `parquet.dir`: `<dir>/<table>/…` plus the manifest. */
   readonly dir: string;
+  /**
+   * Where the files go instead of the local folder `dir` (an object store); `dir` then only
+   * names the target in messages.
+   */
+  readonly store?: ExportStore;
   /** Table names; every table of the contract by default. */
   readonly tables?: readonly string[];
   /**
@@ -75,14 +80,15 @@ export function selectTables(names: readonly string[] | undefined): readonly Exp
 export async function exportParquet(options: ExportOptions): Promise<ExportReport> {
   const started = performance.now();
   const tables = selectTables(options.tables);
-  const dir = resolve(options.dir);
+  const dir = options.store?.location ?? resolve(options.dir);
   const path = typeof options.warehouse === 'string' ? options.warehouse : options.warehouse.path;
-  let store: LocalFolderStore | undefined;
+  let local: LocalFolderStore | undefined;
   try {
-    store = LocalFolderStore.open(dir);
-    const release = store.lock();
+    let store: ExportStore;
+    if (options.store !== undefined) store = options.store;
+    else store = local = LocalFolderStore.open(dir);
+    const release = await store.lock(options.logger);
     try {
-      store.sweepManifestTemps(options.logger);
       const source = await openReadConnection(path, {
         shareWithWriters: options.shareWithWriters ?? false,
         ...(options.logger ? { logger: options.logger } : {}),
@@ -93,7 +99,7 @@ export async function exportParquet(options: ExportOptions): Promise<ExportRepor
       const reports: TableExportReport[] = [];
       try {
         const connection = source.connection;
-        manifest = await store.readManifest();
+        manifest = parseManifest(await store.readManifest());
         await connection.run('BEGIN TRANSACTION');
         let progress: ExportProgress | undefined;
         try {
@@ -103,6 +109,12 @@ export async function exportParquet(options: ExportOptions): Promise<ExportRepor
           // While the export runs, the manifest claims the warehouse state it claimed before
           // only when that claim stays true: the marks since it are not forgotten until the end.
           const claim = fullReason === undefined ? manifest.changes : undefined;
+          if (claim === undefined && manifest.changes !== undefined) {
+            // A full export that stops midway (--full after a change made with plain SQL) must be
+            // finished in full by the next export too: withdraw the claim before the first file.
+            manifest = withChanges(manifest, undefined);
+            await store.writeManifest(manifestText(manifest));
+          }
           // Every table is planned before the first file is written: the progress line counts
           // files of the whole export, not of one table at a time.
           const plans: TablePlan[] = [];
@@ -118,7 +130,7 @@ export async function exportParquet(options: ExportOptions): Promise<ExportRepor
             if (entry) {
               // Saved after every table: an interrupted export keeps what it finished.
               manifest = withChanges({ ...manifest, exportedAt: new Date().toISOString(), tables: { ...manifest.tables, [plan.table.name]: entry } }, claim);
-              await store.writeManifest(manifest);
+              await store.writeManifest(manifestText(manifest));
             }
           }
         } finally {
@@ -150,10 +162,10 @@ export async function exportParquet(options: ExportOptions): Promise<ExportRepor
       );
       return report;
     } finally {
-      release();
+      await release();
     }
   } catch (error) {
-    throw exportEnvironmentError(error, dir, store?.folder);
+    throw options.store ? error : exportEnvironmentError(error, dir, local?.folder);
   }
 }
 
@@ -193,7 +205,7 @@ async function settleChanges(
   const generation = forgotten ? newGeneration : state.generation;
   // Not forgotten: the marks since the snapshot are all still there, so the old generation holds.
   const changes = generation === undefined ? undefined : { warehouseId: state.warehouseId, generation };
-  await store.writeManifest(withChanges(manifest, changes));
+  await store.writeManifest(manifestText(withChanges(manifest, changes)));
   return forgotten;
 }
 
@@ -220,7 +232,8 @@ interface TablePlan {
   readonly current: readonly PartitionState[];
   /** Manifest entries not read this time: unmarked, and their file is the one the manifest names. */
   readonly carried: Readonly<Record<string, PartitionEntry>>;
-  readonly disk: TableDirState;
+  /** Our files in the store now, by key. */
+  readonly disk: ReadonlyMap<string, StoredFile>;
   /** The manifest's entry when the columns are still the same (else every file is rewritten). */
   readonly previous: TableEntry | undefined;
   readonly toWrite: number;
@@ -241,13 +254,13 @@ async function planTable(
   const partitioned = table.partitionBy !== undefined;
   const columns = await tableColumns(connection, table.name);
   if (columns.length === 0) {
-    const disk = { files: new Map(), strays: [], temps: [] };
+    const disk = new Map<string, StoredFile>();
     return { table, planMs: performance.now() - started, current: [], carried: {}, disk, previous: undefined, toWrite: 0, checked: 0 };
   }
   const entry = manifest.tables[table.name];
   // A new column (a later migration) changes every file: start over for this table.
   const previous = entry !== undefined && JSON.stringify(entry.columns) === JSON.stringify(columns) ? entry : undefined;
-  const disk = await store.listTable(table, logger);
+  const disk = await store.listTable(table.name, partitioned, logger);
   let current: PartitionState[];
   let checked: number;
   const carried: Record<string, PartitionEntry> = {};
@@ -259,9 +272,9 @@ async function planTable(
     // deleted, or not in it): the cheap folder scan catches what the marks cannot.
     const keys = new Set<string>();
     if (partitioned) for (const ref of dirty.partitions) keys.add(partitionKey(ref.stream, ref.month));
-    else if (dirty.marked) keys.add(DATA_FILE);
-    for (const [key, old] of Object.entries(previous.partitions)) if (!sameFile(old, disk.files.get(key))) keys.add(key);
-    for (const key of disk.files.keys()) if (previous.partitions[key] === undefined) keys.add(key);
+    else if (dirty.marked) keys.add(dataFileName());
+    for (const [key, old] of Object.entries(previous.partitions)) if (!sameFile(old, disk.get(key))) keys.add(key);
+    for (const key of disk.keys()) if (previous.partitions[key] === undefined) keys.add(key);
     for (const [key, old] of Object.entries(previous.partitions)) if (!keys.has(key)) carried[key] = old;
     checked = keys.size;
     if (!partitioned) current = keys.size > 0 ? await fingerprintPartitions(connection, table, columns) : [];
@@ -270,17 +283,17 @@ async function planTable(
       current = await fingerprintPartitions(connection, table, columns, refs);
     }
   }
-  const toWrite = current.filter((partition) => !isUnchanged(partition, previous?.partitions[partition.key], disk.files.get(partition.key))).length;
+  const toWrite = current.filter((partition) => !isUnchanged(partition, previous?.partitions[partition.key], disk.get(partition.key))).length;
   return { table, planMs: performance.now() - started, columns, current, carried, disk, previous, toWrite, checked };
 }
 
 /** The file is the one the manifest names (same size and identity). */
-function sameFile(old: PartitionEntry, file: FileIdentity | undefined): boolean {
-  return file !== undefined && old.ino === file.ino && old.bytes === file.bytes && old.mtimeMs === file.mtimeMs;
+function sameFile(old: PartitionEntry, file: StoredFile | undefined): boolean {
+  return file !== undefined && old.version === file.version && old.bytes === file.bytes;
 }
 
 /** The file on disk is the one the manifest names and its rows' fingerprint is the same. */
-function isUnchanged(partition: PartitionState, old: PartitionEntry | undefined, file: FileIdentity | undefined): old is PartitionEntry {
+function isUnchanged(partition: PartitionState, old: PartitionEntry | undefined, file: StoredFile | undefined): old is PartitionEntry {
   return old !== undefined && old.fingerprint === partition.fingerprint && sameFile(old, file);
 }
 
@@ -312,14 +325,15 @@ async function exportTable(
       if (options.signal?.aborted) throw aborted();
       store.assertIntact();
       const old = previous?.partitions[partition.key];
-      if (isUnchanged(partition, old, disk.files.get(partition.key))) {
+      if (isUnchanged(partition, old, disk.get(partition.key))) {
         partitions[partition.key] = old;
         unchanged++;
         continue;
       }
-      const publish = await store.writePartition(connection, table, columns, partition);
+      const staged = await store.stagingFile(table.name, partition.key);
+      await copyPartition(connection, table, columns, partition, staged);
       await publishing.add(async () => {
-        const identity = await publish();
+        const identity = await store.put(table.name, partition.key, staged);
         partitions[partition.key] = { rows: partition.rows, fingerprint: partition.fingerprint, ...identity, writtenAt: new Date().toISOString() };
         written++;
         rowsWritten += partition.rows;
@@ -336,9 +350,9 @@ async function exportTable(
   await publishing.drain();
 
   let removed = 0;
-  for (const key of disk.files.keys()) {
+  for (const key of disk.keys()) {
     if (partitions[key] !== undefined) continue;
-    await store.remove(table, key);
+    await store.delete(table.name, key);
     removed++;
     logger?.debug({ partition: key }, 'partition removed: its rows are gone');
   }

@@ -1,5 +1,5 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { DATA_FILE, monthExpression, monthRangeFilter, type ExportTable } from './tables.js';
+import { dataFileName, isDataFileName, monthExpression, monthRangeFilter, type ExportTable } from './tables.js';
 import { sql } from '../warehouse/sql-files.js';
 import { identifier, literal } from './sql-text.js';
 import type { ColumnInfo } from './manifest.js';
@@ -22,7 +22,7 @@ export async function tableColumns(connection: DuckDBConnection, table: string):
 /** Hive path segment: `stream=<value>`; percent-encodes anything that is not safe in a path. */
 export function partitionKey(stream: string, month: string): string {
   const safe = /^[A-Za-z0-9._-]+$/.test(stream) ? stream : encodeURIComponent(stream);
-  return `stream=${safe}/month=${month}/${DATA_FILE}`;
+  return `stream=${safe}/month=${month}/${dataFileName()}`;
 }
 
 /**
@@ -44,7 +44,7 @@ export async function fingerprintPartitions(
          FROM (SELECT ${hash} AS h FROM ${identifier(table.name)})`,
     );
     const row = reader.getRowObjectsJson()[0];
-    return [{ key: DATA_FILE, rows: Number(row.n), fingerprint: `${row.n}:${row.s}:${row.x}` }];
+    return [{ key: dataFileName(), rows: Number(row.n), fingerprint: `${row.n}:${row.s}:${row.x}` }];
   }
   if (only !== undefined && only.length === 0) return [];
   const reader = await connection.runAndReadAll(
@@ -66,10 +66,10 @@ export interface PartitionRef {
   readonly month: string;
 }
 
-/** `stream=<s>/month=<m>/data.parquet` → its stream and month; undefined for another shape. */
+/** `stream=<s>/month=<m>/<data file>` → its stream and month; undefined for another shape. */
 export function parsePartitionKey(key: string): PartitionRef | undefined {
-  const match = /^stream=([^/]+)\/month=(\d{4}-\d{2})\/data\.parquet$/.exec(key);
-  if (!match) return undefined;
+  const match = /^stream=([^/]+)\/month=(\d{4}-\d{2})\/([^/]+)$/.exec(key);
+  if (!match || !isDataFileName(match[3])) return undefined;
   try {
     return { stream: decodeURIComponent(match[1]), month: match[2] };
   } catch {

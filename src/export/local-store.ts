@@ -1,18 +1,15 @@
-import { existsSync, mkdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
-import type { DuckDBConnection } from '@duckdb/node-api';
+import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import type { Logger } from '../log/index.js';
 import { acquireExportLock } from './export-lock.js';
-import { scanTableDir, type FileIdentity, type TableDirState } from './disk-scan.js';
-import { MANIFEST_FILE, readManifest, writeManifest, type ColumnInfo, type Manifest } from './manifest.js';
+import { identityOf, scanTableDir, TEMP_PREFIX } from './disk-scan.js';
+import { MANIFEST_FILE } from './manifest.js';
 import { removeFileAndEmptyFolders } from './remove-file.js';
-import type { ExportTable } from './tables.js';
-import { makeFolderBelow, writePartitionFile } from './write-file.js';
+import { makeFolderBelow } from './write-file.js';
 import { exportFolderGone, exportNotAFolder, folderIdentity, sameFolder, type FolderIdentity } from './environment-errors.js';
 import { staleTempsIn } from './stale-temps.js';
-import { tempPrefix } from './atomic-file.js';
-import type { PartitionState } from './fingerprint.js';
-import type { ExportStore } from './store.js';
+import { discardTemp, publishFileAsync, tempPrefix, writeFileAtomic } from './atomic-file.js';
+import type { ExportStore, StoredFile } from './store.js';
 
 /** The export's store on a local folder: `<dir>/<table>/<key>` plus `<dir>/_venue_etl_manifest.json`. */
 export class LocalFolderStore implements ExportStore {
@@ -40,33 +37,31 @@ export class LocalFolderStore implements ExportStore {
     return this.identity;
   }
 
-  lock(): () => void {
-    return acquireExportLock(this.location);
-  }
-
-  readManifest(): Promise<Manifest> {
-    return Promise.resolve(readManifest(this.location));
-  }
-
-  writeManifest(manifest: Manifest): Promise<void> {
-    this.assertIntact();
-    writeManifest(this.location, manifest);
-    return Promise.resolve();
-  }
-
-  /** Manifest temps of an export that was killed between writing and renaming the manifest. */
-  sweepManifestTemps(logger: Logger | undefined): void {
+  lock(logger: Logger | undefined): Promise<() => Promise<void>> {
+    const release = acquireExportLock(this.location);
+    // Manifest temps of an export killed between writing and renaming the manifest.
     for (const temp of staleTempsIn(this.location, tempPrefix(MANIFEST_FILE))) {
       removeFileAndEmptyFolders(temp, this.location);
       logger?.debug({ file: temp }, 'removed a manifest temp file left by an interrupted export');
     }
+    return Promise.resolve(() => Promise.resolve(release()));
   }
 
-  listTable(table: ExportTable, logger: Logger | undefined): Promise<TableDirState> {
+  readManifest(): Promise<string | undefined> {
+    return Promise.resolve(existsSync(this.manifestLocation) ? readFileSync(this.manifestLocation, 'utf8') : undefined);
+  }
+
+  writeManifest(text: string): Promise<void> {
     this.assertIntact();
-    const tableDir = this.tableDir(table);
+    writeFileAtomic(this.manifestLocation, text);
+    return Promise.resolve();
+  }
+
+  listTable(table: string, partitioned: boolean, logger: Logger | undefined): Promise<ReadonlyMap<string, StoredFile>> {
+    this.assertIntact();
+    const tableDir = join(this.location, table);
     makeFolderBelow(this.location, tableDir);
-    const disk = scanTableDir(tableDir, table.partitionBy !== undefined);
+    const disk = scanTableDir(tableDir, partitioned);
     for (const temp of disk.temps) {
       removeFileAndEmptyFolders(temp, tableDir);
       logger?.debug({ file: temp }, 'removed a temp file left by an interrupted export');
@@ -75,22 +70,30 @@ export class LocalFolderStore implements ExportStore {
       removeFileAndEmptyFolders(stray, tableDir);
       logger?.warn({ file: stray }, 'removed a Parquet file venue-etl did not write (readers of the folder would mix it in)');
     }
-    return Promise.resolve(disk);
+    return Promise.resolve(disk.files);
   }
 
-  writePartition(
-    connection: DuckDBConnection,
-    table: ExportTable,
-    columns: readonly ColumnInfo[],
-    partition: PartitionState,
-  ): Promise<() => Promise<FileIdentity>> {
-    const tableDir = this.tableDir(table);
-    return writePartitionFile(connection, table, columns, partition, tableDir, join(tableDir, ...partition.key.split('/')));
+  /** A hidden temp beside the file (no `*.parquet` glob matches it): the rename is then atomic. */
+  stagingFile(table: string, key: string): Promise<string> {
+    const target = this.path(table, key);
+    makeFolderBelow(join(this.location, table), dirname(target));
+    return Promise.resolve(join(dirname(target), `${TEMP_PREFIX}${process.pid}`));
   }
 
-  remove(table: ExportTable, key: string): Promise<void> {
-    const tableDir = this.tableDir(table);
-    removeFileAndEmptyFolders(join(tableDir, ...key.split('/')), tableDir);
+  /** fsync, then rename over the old file: a reader, or a crash at any point, sees one complete file. */
+  async put(table: string, key: string, staged: string): Promise<StoredFile> {
+    const target = this.path(table, key);
+    try {
+      await publishFileAsync(staged, target);
+    } catch (error) {
+      discardTemp(staged);
+      throw error;
+    }
+    return identityOf(target);
+  }
+
+  delete(table: string, key: string): Promise<void> {
+    removeFileAndEmptyFolders(this.path(table, key), join(this.location, table));
     return Promise.resolve();
   }
 
@@ -102,7 +105,7 @@ export class LocalFolderStore implements ExportStore {
     if (!sameFolder(this.location, this.identity)) throw exportFolderGone(this.location, undefined);
   }
 
-  private tableDir(table: ExportTable): string {
-    return join(this.location, table.name);
+  private path(table: string, key: string): string {
+    return join(this.location, table, ...key.split('/'));
   }
 }

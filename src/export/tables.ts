@@ -3,7 +3,7 @@ export interface ExportTable {
   readonly name: string;
   /**
    * Hive partitions `stream=<s>/month=<YYYY-MM>/` by the month (UTC) of this column; the
-   * stream travels in the path, not in the file. Unpartitioned tables are one `data.parquet`.
+   * stream travels in the path, not in the file. Unpartitioned tables are one data file (dataFileName).
    */
   readonly partitionBy?: { readonly column: string; readonly type: 'TIMESTAMPTZ' | 'DATE' };
   /** Row order inside each file: stable bytes for unchanged data and better compression. */
@@ -27,7 +27,19 @@ export const EXPORT_TABLES: readonly ExportTable[] = [
   { name: 'sync_errors', orderBy: ['run_id', 'stream', 'scope_id', 'window_from'] },
 ];
 
-export const DATA_FILE = 'data.parquet';
+/**
+ * The name of the one data file of a partition (or of an unpartitioned table). Every name the
+ * export writes, lists or parses comes from here and from isDataFileName, so a writer's id can
+ * join it later (`data-<id>.parquet`, one file per writer in the same partition) in one place.
+ */
+export function dataFileName(): string {
+  return 'data.parquet';
+}
+
+/** Whether a file name below a table is one of ours (see dataFileName). */
+export function isDataFileName(name: string): boolean {
+  return name === dataFileName();
+}
 export const PARTITION_KEYS = ['stream', 'month'] as const;
 
 /**

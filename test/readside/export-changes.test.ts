@@ -1,8 +1,11 @@
 import { spawn } from 'node:child_process';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { exportParquet, MANIFEST_FILE, type ExportReport, type Manifest } from '../../src/export/index.js';
+import { LocalFolderStore } from '../../src/export/local-store.js';
+import type { ExportStore } from '../../src/export/store.js';
 import { openWarehouse, type SliceCommit, type Warehouse } from '../../src/warehouse/index.js';
 import { builtModule, REPO_ROOT } from '../dist.js';
 import { runOnFile } from './fixture.js';
@@ -39,6 +42,39 @@ async function exportedValue(warehouse: string, parquet: string, stream: string,
   return row?.value;
 }
 
+/** Every data file below `dir`: its sha256 and mtime, by path. */
+function fileStates(dir: string): Map<string, string> {
+  const states = new Map<string, string>();
+  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile() || !entry.name.endsWith('.parquet')) continue;
+    const file = join(entry.parentPath, entry.name);
+    const hash = createHash('sha256').update(readFileSync(file)).digest('hex');
+    states.set(file.slice(dir.length + 1), `${hash}@${statSync(file).mtimeMs}`);
+  }
+  return states;
+}
+
+/** The local folder store, whose `put` fails after `okPuts` files: an export that dies midway. */
+function failingStore(dir: string, okPuts: number): ExportStore {
+  const local = LocalFolderStore.open(dir);
+  let puts = 0;
+  return {
+    location: local.location,
+    manifestLocation: local.manifestLocation,
+    lock: (logger) => local.lock(logger),
+    readManifest: () => local.readManifest(),
+    writeManifest: (text) => local.writeManifest(text),
+    listTable: (table, partitioned, logger) => local.listTable(table, partitioned, logger),
+    stagingFile: (table, key) => local.stagingFile(table, key),
+    put: (table, key, staged) => {
+      if (++puts > okPuts) return Promise.reject(new Error('connection reset while uploading'));
+      return local.put(table, key, staged);
+    },
+    delete: (table, key) => local.delete(table, key),
+    assertIntact: () => local.assertIntact(),
+  };
+}
+
 async function marks(path: string): Promise<number> {
   const [row] = await runOnFile(path, 'SELECT count(*)::INTEGER AS n FROM export_changes');
   return Number(row.n);
@@ -72,10 +108,16 @@ describe('dirty-partition tracking', () => {
     const warehouse = await openWarehouse(path);
     await warehouse.commitSlices('run-2', [days(VENUE_A, USERS, '2026-02-10', 1, 500, { cursor: { mode: 'advance', date: '2026-02-10' } })]);
     await warehouse.close();
+    const before = fileStates(parquet);
 
     const report = await exportParquet({ warehouse: path, dir: parquet });
     expect(report.mode).toBe('incremental');
     expect(table(report, 'series_points')).toMatchObject({ checked: 1, written: 1, unchanged: 5, removed: 0 });
+    // Every other file has the same bytes and was not touched (same mtime).
+    const after = fileStates(parquet);
+    const rewritten = [...after].filter(([file, state]) => before.get(file) !== state).map(([file]) => file);
+    expect(rewritten.sort()).toEqual([`series_points/stream=${USERS}/month=2026-02/data.parquet`, 'sync_cursors/data.parquet']);
+    expect([...after.keys()].sort()).toEqual([...before.keys()].sort());
     expect(table(report, 'sync_cursors')).toMatchObject({ checked: 1, written: 1 });
     expect(table(report, 'accounts')).toMatchObject({ checked: 0, written: 0 });
     expect(await exportedValue(path, parquet, USERS, VENUE_A, '2026-02-10')).toBe(500);
@@ -126,6 +168,23 @@ describe('dirty-partition tracking', () => {
     expect(await marks(path)).toBe(0);
   });
 
+  it('an export whose store fails after some files keeps every mark; the next export finishes the work', async () => {
+    const warehouse = await openWarehouse(path);
+    await warehouse.commitSlices('run-2', [days(VENUE_A, USERS, '2026-01-16', 1, 116), days(VENUE_A, DEVICES, '2026-03-16', 1, 316)]);
+    await warehouse.close();
+    const before = await marks(path);
+
+    await expect(exportParquet({ warehouse: path, dir: parquet, store: failingStore(parquet, 1) })).rejects.toThrow(/connection reset/);
+    expect(await marks(path)).toBe(before);
+
+    const report = await exportParquet({ warehouse: path, dir: parquet });
+    expect(report.mode).toBe('incremental');
+    expect(table(report, 'series_points')).toMatchObject({ checked: 2 });
+    expect(await exportedValue(path, parquet, USERS, VENUE_A, '2026-01-16')).toBe(116);
+    expect(await exportedValue(path, parquet, DEVICES, VENUE_A, '2026-03-16')).toBe(316);
+    expect(await marks(path)).toBe(0);
+  });
+
   it('a commit made while an export runs keeps its marks and is exported the next time', async () => {
     const warehouse = await openWarehouse(path);
     try {
@@ -166,6 +225,7 @@ describe('dirty-partition tracking', () => {
     expect(table(report, 'series_points')).toMatchObject({ checked: 1, written: 0, removed: 1, unchanged: 5 });
     const manifest = JSON.parse(readFileSync(join(parquet, MANIFEST_FILE), 'utf8')) as Manifest;
     expect(Object.keys(manifest.tables.series_points.partitions)).not.toContain(`stream=${DEVICES}/month=2026-03/data.parquet`);
+    expect(existsSync(join(parquet, 'series_points', `stream=${DEVICES}`, 'month=2026-03'))).toBe(false);
   });
 
   it('a file deleted or replaced in the folder is rewritten although no commit marked it', async () => {
@@ -183,6 +243,38 @@ describe('dirty-partition tracking', () => {
       const report = await exportParquet({ warehouse: path, dir: parquet, full: true });
       expect(report).toMatchObject({ mode: 'full', fullReason: 'asked for (--full)' });
       expect(table(report, 'series_points')).toMatchObject({ checked: 6, written: 0 });
+    });
+
+    it('after a --full export that stopped midway (the next export finishes it in full)', async () => {
+      await runOnFile(path, `UPDATE series_points SET value = 8 WHERE stream = '${DEVICES}' AND ts = TIMESTAMPTZ '2026-03-02 00:00:00+00'`);
+      await expect(exportParquet({ warehouse: path, dir: parquet, full: true, store: failingStore(parquet, 0) })).rejects.toThrow(/connection reset/);
+      const report = await exportParquet({ warehouse: path, dir: parquet });
+      expect(report.mode).toBe('full');
+      expect(await exportedValue(path, parquet, DEVICES, VENUE_A, '2026-03-02')).toBe(8);
+    });
+
+    it('when the manifest is missing', async () => {
+      rmSync(join(parquet, MANIFEST_FILE));
+      const report = await exportParquet({ warehouse: path, dir: parquet });
+      expect(report).toMatchObject({ mode: 'full', fullReason: 'no manifest yet' });
+      expect(table(report, 'series_points')).toMatchObject({ checked: 6 });
+      expect((await exportParquet({ warehouse: path, dir: parquet })).mode).toBe('incremental');
+    });
+
+    it('when the manifest is of an older format', async () => {
+      const file = join(parquet, MANIFEST_FILE);
+      writeFileSync(file, JSON.stringify({ ...(JSON.parse(readFileSync(file, 'utf8')) as object), format: 1 }));
+      const report = await exportParquet({ warehouse: path, dir: parquet });
+      expect(report.mode).toBe('full');
+      expect(table(report, 'series_points')).toMatchObject({ checked: 6 });
+    });
+
+    it('when the folder is gone: every file is written again', async () => {
+      rmSync(parquet, { recursive: true });
+      const report = await exportParquet({ warehouse: path, dir: parquet });
+      expect(report.mode).toBe('full');
+      expect(table(report, 'series_points')).toMatchObject({ checked: 6, written: 6 });
+      expect(existsSync(join(parquet, 'venues', 'data.parquet'))).toBe(true);
     });
 
     it('when the manifest does not say which state it follows (an older venue-etl)', async () => {
@@ -262,7 +354,8 @@ describe('marks written with the data', () => {
 
   it('the same data committed again marks nothing new (its windows are unchanged)', async () => {
     await warehouse.commitSlices('run-1', [days(VENUE_A, USERS, '2026-01-01', 5, 0)]);
-    const count = async () => (await warehouse.query<{ n: number }>(`SELECT count(*)::INTEGER AS n FROM export_changes WHERE table_name = 'series_points'`))[0].n;
+    const count = async () =>
+      (await warehouse.query<{ n: number }>(`SELECT count(*)::INTEGER AS n FROM export_changes WHERE table_name = 'series_points'`))[0].n;
     const before = await count();
     await warehouse.commitSlices('run-2', [days(VENUE_A, USERS, '2026-01-01', 5, 0)]);
     expect(await count()).toBe(before);
