@@ -37,7 +37,7 @@ const SIZES = quick
       b3: { venues: 3, days: 10, concurrency: 16 },
       b4: { venues: 3, historyDays: 30, lookbackDays: 3 },
       b5: { seriesRows: 300_000, venues: 100, summaryDays: 30 },
-      b5x: { venues: 20, days: 30, rounds: 2 },
+      b5x: { venues: 10, days: 20, rounds: 1 },
       b6: { seconds: 2, senders: 16 },
       b8: [
         { venues: 20, days: 31 },

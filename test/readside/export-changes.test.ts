@@ -147,6 +147,33 @@ describe('dirty-partition tracking', () => {
     expect(await exportedValue(path, parquet, USERS, VENUE_B, '2026-03-05')).toBe(777);
   });
 
+  it('a process killed just before COMMIT leaves neither the rows nor their marks (one transaction)', async () => {
+    const change = days(VENUE_B, USERS, '2026-03-06', 1, 606);
+    // The hook pauses every write transaction right before COMMIT, after the marks are written.
+    const script = `
+      const { openWarehouse } = await import(${JSON.stringify(builtModule('warehouse/index.js'))});
+      const warehouse = await openWarehouse(${JSON.stringify(path)});
+      process.stdout.write('committing\\n');
+      await warehouse.commitSlices('run-killed', [${JSON.stringify(change)}]);
+      process.stdout.write('committed\\n');`;
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
+      cwd: REPO_ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, VENUE_ETL_TEST_PAUSE_BEFORE_COMMIT_MS: '60000' },
+    });
+    let stdout = '';
+    child.stdout.on('data', (data: Buffer) => (stdout += data.toString()));
+    child.stderr.on('data', (data: Buffer) => {
+      if (stdout.includes('committing') && data.toString().includes('paused before commit')) child.kill('SIGKILL');
+    });
+    const signal = await new Promise<NodeJS.Signals | null>((resolve) => child.on('close', (_code, sig) => resolve(sig)));
+    expect({ signal, stdout }).toEqual({ signal: 'SIGKILL', stdout: 'committing\n' });
+
+    expect(await marks(path)).toBe(0);
+    const [row] = await runOnFile(path, `SELECT count(*)::INTEGER AS n FROM series_points WHERE value = 606`);
+    expect(Number(row.n)).toBe(0);
+  });
+
   it('an export stopped midway keeps the marks it did not finish; the next export writes them', async () => {
     const warehouse = await openWarehouse(path);
     await warehouse.commitSlices('run-2', [days(VENUE_A, USERS, '2026-01-15', 1, 111), days(VENUE_A, DEVICES, '2026-03-15', 1, 333)]);
