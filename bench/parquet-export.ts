@@ -85,8 +85,8 @@ export async function generateWarehouse(path: string, options: ExportDataOptions
  * The nightly job after one new day: each venue and stream re-reads SYNC_DAY - 2 .. SYNC_DAY;
  * the two old days come back unchanged (read from the warehouse), the new day is new.
  */
-async function oneDaySync(warehouse: Warehouse): Promise<number> {
-  const from = addDays(SYNC_DAY, -2);
+async function oneDaySync(warehouse: Warehouse, syncDay = SYNC_DAY, runId = SYNC_RUN): Promise<number> {
+  const from = addDays(syncDay, -2);
   const series = await warehouse.query<{ venue_id: string; stream: string; metric: string; ts_ms: number; value: number | null }>(
     `SELECT venue_id::VARCHAR AS venue_id, stream, metric, epoch_ms(ts)::DOUBLE AS ts_ms, value FROM series_points
       WHERE ts >= TIMESTAMPTZ '${from} 00:00:00Z' ORDER BY venue_id, stream, metric, ts`,
@@ -100,12 +100,12 @@ async function oneDaySync(warehouse: Warehouse): Promise<number> {
     const key = `${stream}|${venueId}`;
     let commit = commits.get(key);
     if (!commit) {
-      commit = { stream, scopeId: venueId, windowFrom: from, windowTo: SYNC_DAY, cursor: { mode: 'advance', date: SYNC_DAY } };
+      commit = { stream, scopeId: venueId, windowFrom: from, windowTo: syncDay, cursor: { mode: 'advance', date: syncDay } };
       commits.set(key, commit);
     }
     return commit;
   };
-  const newDayMs = Date.parse(`${SYNC_DAY}T00:00:00Z`);
+  const newDayMs = Date.parse(`${syncDay}T00:00:00Z`);
   for (const row of series) {
     const commit = commitFor(row.stream, row.venue_id) as { series?: SliceCommit['series'] };
     commit.series ??= { venueId: row.venue_id, stream: row.stream, metric: [], granularity: [], tsMs: [], value: [] };
@@ -147,12 +147,12 @@ async function oneDaySync(warehouse: Warehouse): Promise<number> {
     for (const metric of [...new Set(rows.metric)]) {
       rows.venueId.push(commit.scopeId);
       rows.metric.push(metric);
-      rows.periodStart.push(SYNC_DAY);
-      rows.periodEnd.push(SYNC_DAY);
+      rows.periodStart.push(syncDay);
+      rows.periodEnd.push(syncDay);
       rows.value.push(metric.length * 3);
     }
   }
-  const result = await warehouse.commitSlices(SYNC_RUN, [...commits.values()]);
+  const result = await warehouse.commitSlices(runId, [...commits.values()]);
   return result.rowsWritten;
 }
 
@@ -246,4 +246,70 @@ export async function parquetExportRun(options: ExportDataOptions): Promise<Expo
     cleanup();
     throw error;
   }
+}
+
+export interface IncrementalScaleOptions {
+  readonly venues: number;
+  /** Days of history (series and day summaries) of the 1x warehouse; the 10x one has ten times as many. */
+  readonly days: number;
+  /** One-day syncs, each followed by a timed incremental export; the fastest export counts. */
+  readonly rounds: number;
+}
+
+/**
+ * B5X: the incremental export after a one-day sync costs what the sync changed, not what the
+ * warehouse holds. The same venues with 1x and 10x the history (the change is the same size),
+ * each exported in full once, then `rounds` times: a one-day sync through commitSlices, and a
+ * timed incremental export. The ratio is the 10x time over the 1x time.
+ */
+export async function incrementalScaleFigure(options: IncrementalScaleOptions): Promise<Figure> {
+  const measured: { rows: number; ms: number; partitions: number; files: number }[] = [];
+  for (const scale of [1, 10]) {
+    const dir = mkdtempSync(join(tmpdir(), 'venue-etl-bench-b5x-'));
+    try {
+      const path = join(dir, 'warehouse.duckdb');
+      const parquet = join(dir, 'parquet');
+      const days = options.days * scale;
+      const generated = await generateWarehouse(path, { seriesRows: 9 * options.venues * days, venues: options.venues, summaryDays: days });
+      await exportParquet({ warehouse: path, dir: parquet });
+      let best = Infinity;
+      let last: ExportReport | undefined;
+      for (let round = 1; round <= options.rounds; round++) {
+        const warehouse = await openWarehouse(path);
+        try {
+          await oneDaySync(warehouse, addDays(LAST_DAY, round), `bench-one-day-sync-${round}`);
+        } finally {
+          await warehouse.close();
+        }
+        const started = performance.now();
+        last = await exportParquet({ warehouse: path, dir: parquet });
+        best = Math.min(best, performance.now() - started);
+      }
+      const totals = last ? exportTotals(last) : undefined;
+      measured.push({
+        rows: generated.seriesRows + generated.summaryRows,
+        ms: best,
+        partitions: totals?.checked ?? 0,
+        files: (totals?.written ?? 0) + (totals?.unchanged ?? 0),
+      });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  const [one, ten] = [measured[0]!, measured[1]!];
+  const ratio = ten.ms / one.ms;
+  return {
+    id: 'B5X',
+    what: `incremental export after a one-day sync, ${fmt.count(one.rows)} vs ${fmt.count(ten.rows)} rows`,
+    measured: `1x ${fmt.seconds(one.ms)}, 10x ${fmt.seconds(ten.ms)}`,
+    limit: 'same change, 10x the history',
+    ratio: fmt.ratio(ratio),
+    target: '<= 1.30x',
+    met: ratio <= 1.3,
+    notes: [
+      `${options.venues} venues with ${options.days} and ${options.days * 10} days of series and day summaries (generated in SQL); ` +
+        `each one-day sync goes through commitSlices; fastest of ${options.rounds} incremental exports. ` +
+        `Partitions read: ${one.partitions} (1x) and ${ten.partitions} (10x) of ${one.files} and ${ten.files} files.`,
+    ],
+  };
 }

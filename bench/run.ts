@@ -20,8 +20,8 @@ import { fmt, markdownTable, notMeasured, plainTable, type Figure } from './figu
 import { loadThroughputFigure } from './load-throughput.js';
 import { currentLoad, describeMachine, type Machine } from './machine.js';
 import { nightlyRerunFigure } from './nightly-rerun.js';
-import { parquetExportRun, type ExportRun } from './parquet-export.js';
 import { planRequestsFigure } from './plan-requests.js';
+import { incrementalScaleFigure, parquetExportRun, type ExportRun } from './parquet-export.js';
 import { receiverThroughputFigure } from './receiver-throughput.js';
 import { reportQueriesFigure } from './report-queries.js';
 
@@ -39,6 +39,7 @@ const SIZES = quick
       b3: { venues: 3, days: 10, concurrency: 16 },
       b4: { venues: 3, historyDays: 30, lookbackDays: 3 },
       b5: { seriesRows: 300_000, venues: 100, summaryDays: 30 },
+      b5x: { venues: 10, days: 20, rounds: 1 },
       b6: { seconds: 2, senders: 16 },
       b8: [
         { venues: 20, days: 31 },
@@ -53,6 +54,7 @@ const SIZES = quick
       b3: { venues: 20, days: 31, concurrency: 16 },
       b4: { venues: 20, historyDays: 30, lookbackDays: 3 },
       b5: { seriesRows: 10_000_000, venues: 1000, summaryDays: 90 },
+      b5x: { venues: 300, days: 73, rounds: 3 },
       b6: { seconds: 5, senders: 16 },
       b8: [
         { venues: 20, days: 365 },
@@ -70,6 +72,7 @@ const WHAT: Record<string, [string, string]> = {
   B3: ['peak RSS of a backfill at S and 10 x S', '<= 300 MB, growth <= 15%'],
   B4: ['second nightly run, nothing new upstream', 'requests = minimum, 0 rows'],
   B5: ['Parquet export, full and incremental', 'seconds and MB; only affected partitions'],
+  B5X: ['incremental export at 1x and 10x warehouse size', '<= 1.30x'],
   B6: ['receiver throughput and time to 2xx', '>= 2,000 events/s, p99 < 50 ms'],
   B7: ['heaviest named report, warehouse and Parquet', 'seconds'],
   B8: ['dashboard HTML at 20 and 1,000 venues x 1 year', 'seconds and MB'],
@@ -78,7 +81,8 @@ const WHAT: Record<string, [string, string]> = {
 };
 
 async function figure(id: string, measure: () => Promise<Figure>): Promise<Figure | undefined> {
-  if (only && !only.has(id)) return undefined;
+  // B5X is B5's detail: `--only B5` measures both.
+  if (only && !only.has(id) && !(id === 'B5X' && only.has('B5'))) return undefined;
   const started = performance.now();
   process.stderr.write(`${id} ${WHAT[id]![0]} ...`);
   try {
@@ -110,6 +114,7 @@ async function main(): Promise<void> {
         return exported.figure;
       }),
     );
+    add(await figure('B5X', () => incrementalScaleFigure(SIZES.b5x)));
     add(await figure('B6', () => receiverThroughputFigure(SIZES.b6)));
     if (!only || only.has('B7')) {
       if (!exported && only?.has('B7') && !only.has('B5')) exported = await parquetExportRun(SIZES.b5).catch(() => undefined);

@@ -1,20 +1,19 @@
-import { existsSync, mkdirSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { resolve } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { Logger } from '../log/index.js';
 import { EtlError, UsageError } from '../errors/index.js';
 import { openReadConnection } from '../warehouse/read-connection.js';
-import { acquireExportLock } from './export-lock.js';
-import { scanTableDir, type FileIdentity, type TableDirState } from './disk-scan.js';
-import { fingerprintPartitions, tableColumns, type PartitionState } from './fingerprint.js';
-import { MANIFEST_FILE, readManifest, writeManifest, type ColumnInfo, type Manifest, type PartitionEntry, type TableEntry } from './manifest.js';
-import { removeFileAndEmptyFolders } from './remove-file.js';
-import { EXPORT_TABLES, PARTITION_KEYS, type ExportTable } from './tables.js';
-import { makeFolderBelow, writePartitionFile } from './write-file.js';
-import { exportEnvironmentError, exportFolderGone, exportNotAFolder, folderIdentity, sameFolder, type FolderIdentity } from './environment-errors.js';
-import { staleTempsIn } from './stale-temps.js';
-import { tempPrefix } from './atomic-file.js';
+import { forgetExportChanges } from '../warehouse/export-changes.js';
+import { fingerprintPartitions, parsePartitionKey, partitionKey, tableColumns, type PartitionRef, type PartitionState } from './fingerprint.js';
+import { manifestText, parseManifest, type ColumnInfo, type Manifest, type ManifestChanges, type PartitionEntry, type TableEntry } from './manifest.js';
+import { dataFileName, EXPORT_TABLES, PARTITION_KEYS, type ExportTable } from './tables.js';
+import { exportEnvironmentError } from './environment-errors.js';
 import { Pipeline } from './pipeline.js';
+import { readChangeState, seqRanges, whyFull, type ChangeState } from './changes.js';
+import { LocalFolderStore } from './local-store.js';
+import type { ExportStore, StoredFile } from './store.js';
+import { copyPartition } from './write-file.js';
 import type { ExportReport, TableExportReport } from './export-report.js';
 
 export interface ExportOptions {
@@ -31,8 +30,18 @@ export interface ExportOptions {
   readonly shareWithWriters?: boolean;
   /** `parquet.dir`: `<dir>/<table>/…` plus the manifest. */
   readonly dir: string;
+  /**
+   * Where the files go instead of the local folder `dir` (an object store); `dir` then only
+   * names the target in messages.
+   */
+  readonly store?: ExportStore;
   /** Table names; every table of the contract by default. */
   readonly tables?: readonly string[];
+  /**
+   * Read every partition of every table instead of the ones the warehouse marked as changed
+   * (`venue-etl export --full`). Also taken by itself when the marks cannot be trusted.
+   */
+  readonly full?: boolean;
   readonly logger?: Logger;
   /** Stops between files; what was written is complete and the next export carries on. */
   readonly signal?: AbortSignal;
@@ -58,92 +67,158 @@ export function selectTables(names: readonly string[] | undefined): readonly Exp
 }
 
 /**
- * Exports warehouse tables to Parquet, incrementally: a file is rewritten only when its rows'
- * fingerprint (or the file itself) changed since the manifest was written; files whose rows are
- * gone are removed. Every read runs in one transaction, so all files reflect one snapshot.
+ * Exports warehouse tables to Parquet, incrementally. Every commit marks the partitions it
+ * touched (src/warehouse/export-changes.ts, in the commit's transaction); the export reads and
+ * writes only the marked partitions, plus any whose file no longer matches the manifest, and
+ * carries the rest over from the manifest. After the manifest is durably written it forgets
+ * exactly the marks its snapshot saw: a commit during the export keeps its marks, an export
+ * that stops midway forgets none. Without trustworthy marks (see whyFull) every partition is
+ * fingerprinted, as before: a file is rewritten only when its rows' fingerprint (or the file
+ * itself) changed; files whose rows are gone are removed. Every read runs in one transaction,
+ * so all files reflect one snapshot.
  */
 export async function exportParquet(options: ExportOptions): Promise<ExportReport> {
   const started = performance.now();
   const tables = selectTables(options.tables);
-  const dir = resolve(options.dir);
+  const dir = options.store?.location ?? resolve(options.dir);
   const path = typeof options.warehouse === 'string' ? options.warehouse : options.warehouse.path;
-  if (existsSync(dir) && !statSync(dir).isDirectory()) throw exportNotAFolder(dir);
-  let root: FolderIdentity | undefined;
+  let local: LocalFolderStore | undefined;
   try {
-    mkdirSync(dir, { recursive: true });
-    root = folderIdentity(dir);
-    if (root === undefined) throw exportFolderGone(dir, undefined);
-    const folder: ExportFolder = { dir, identity: root };
-    const release = acquireExportLock(dir);
+    let store: ExportStore;
+    if (options.store !== undefined) store = options.store;
+    else store = local = LocalFolderStore.open(dir);
+    const release = await store.lock(options.logger);
     try {
-      sweepManifestTemps(dir, options.logger);
       const source = await openReadConnection(path, {
         shareWithWriters: options.shareWithWriters ?? false,
         ...(options.logger ? { logger: options.logger } : {}),
       });
+      let manifest: Manifest;
+      let state: ChangeState | undefined;
+      let fullReason: string | undefined;
+      const reports: TableExportReport[] = [];
       try {
         const connection = source.connection;
-        let manifest = readManifest(dir);
-        const reports: TableExportReport[] = [];
+        manifest = parseManifest(await store.readManifest());
         await connection.run('BEGIN TRANSACTION');
         let progress: ExportProgress | undefined;
         try {
+          state = await readChangeState(connection);
+          fullReason = whyFull(manifest, state, options.full ?? false);
+          if (fullReason !== undefined) options.logger?.info({ reason: fullReason }, 'reading every partition');
+          // While the export runs, the manifest claims the warehouse state it claimed before
+          // only when that claim stays true: the marks since it are not forgotten until the end.
+          const claim = fullReason === undefined ? manifest.changes : undefined;
+          if (claim === undefined && manifest.changes !== undefined) {
+            // A full export that stops midway (--full after a change made with plain SQL) must be
+            // finished in full by the next export too: withdraw the claim before the first file.
+            manifest = withChanges(manifest, undefined);
+            await store.writeManifest(manifestText(manifest));
+          }
           // Every table is planned before the first file is written: the progress line counts
           // files of the whole export, not of one table at a time.
           const plans: TablePlan[] = [];
-          for (const table of tables) plans.push(await planTable(connection, table, folder, manifest, options.logger));
+          for (const table of tables) {
+            const dirty = fullReason === undefined ? dirtyOf(table, state) : undefined;
+            plans.push(await planTable(connection, table, store, manifest, dirty, options.logger));
+          }
           progress = options.progress?.(plans.reduce((n, plan) => n + plan.toWrite, 0));
           for (const plan of plans) {
-            const { report, entry } = await exportTable(connection, plan, folder, options, progress);
+            if (options.signal?.aborted) throw aborted();
+            const { report, entry } = await exportTable(connection, plan, store, options, progress);
             reports.push(report);
             if (entry) {
               // Saved after every table: an interrupted export keeps what it finished.
-              manifest = { ...manifest, exportedAt: new Date().toISOString(), tables: { ...manifest.tables, [plan.table.name]: entry } };
-              assertSameFolder(folder);
-              writeManifest(dir, manifest);
+              manifest = withChanges({ ...manifest, exportedAt: new Date().toISOString(), tables: { ...manifest.tables, [plan.table.name]: entry } }, claim);
+              await store.writeManifest(manifestText(manifest));
             }
           }
         } finally {
           progress?.stop();
           await connection.run('ROLLBACK').catch(() => undefined);
         }
-        const report = { dir, manifest: join(dir, MANIFEST_FILE), tables: reports, seconds: (performance.now() - started) / 1000 };
-        options.logger?.info(
-          { dir, written: sum(reports, (t) => t.written), removed: sum(reports, (t) => t.removed), seconds: round(report.seconds) },
-          'parquet export finished',
-        );
-        return report;
       } finally {
+        // Closed before the marks are forgotten: that opens the file for writing.
         await source.close();
       }
+      const forgotten = await settleChanges(store, path, manifest, state, {
+        incremental: fullReason === undefined,
+        everyTable: EXPORT_TABLES.every((t) => tables.includes(t)),
+        exported: reports.filter((r) => !r.missing).map((r) => r.table),
+        logger: options.logger,
+      });
+      const report: ExportReport = {
+        dir,
+        manifest: store.manifestLocation,
+        mode: fullReason === undefined ? 'incremental' : 'full',
+        ...(fullReason !== undefined ? { fullReason } : {}),
+        changesForgotten: forgotten,
+        tables: reports,
+        seconds: (performance.now() - started) / 1000,
+      };
+      options.logger?.info(
+        { dir, mode: report.mode, written: sum(reports, (t) => t.written), removed: sum(reports, (t) => t.removed), seconds: round(report.seconds) },
+        'parquet export finished',
+      );
+      return report;
     } finally {
-      release();
+      await release();
     }
   } catch (error) {
-    throw exportEnvironmentError(error, dir, root);
+    throw options.store ? error : exportEnvironmentError(error, dir, local?.folder);
   }
 }
 
-/** The export's folder as it was when the export started (see assertSameFolder). */
-interface ExportFolder {
-  readonly dir: string;
-  readonly identity: FolderIdentity;
+function withChanges(manifest: Manifest, changes: ManifestChanges | undefined): Manifest {
+  const { changes: _dropped, ...rest } = manifest;
+  return changes === undefined ? rest : { ...rest, changes };
 }
 
 /**
- * Before each file and the manifest: a folder deleted (or deleted and created again) since the
- * export started would get a partial tree and a manifest naming files it does not hold.
+ * After every table is exported and its manifest written: forgets the marks of the exported
+ * tables that the snapshot saw and records a new generation, then writes the manifest once more
+ * with the state it now follows. The claim is only made when it is true: an incremental export
+ * kept every other mark, a full one read every table. Returns whether marks were forgotten;
+ * a failure (the file locked by another process) leaves them, and the next export reads those
+ * partitions again.
  */
-function assertSameFolder(folder: ExportFolder): void {
-  if (!sameFolder(folder.dir, folder.identity)) throw exportFolderGone(folder.dir, undefined);
+async function settleChanges(
+  store: ExportStore,
+  path: string,
+  manifest: Manifest,
+  state: ChangeState | undefined,
+  how: { incremental: boolean; everyTable: boolean; exported: readonly string[]; logger: Logger | undefined },
+): Promise<boolean> {
+  if (state === undefined || (!how.incremental && !how.everyTable)) return false;
+  const newGeneration = randomUUID();
+  let forgotten = false;
+  try {
+    forgotten = await forgetExportChanges(
+      path,
+      { seqRanges: seqRanges(how.exported.flatMap((table) => state.seqs.get(table) ?? [])), expectedGeneration: state.generation, newGeneration },
+      how.logger,
+    );
+    if (!forgotten) how.logger?.warn('another export forgot changes of this warehouse meanwhile; the next export reads every partition');
+  } catch (error) {
+    how.logger?.warn({ err: error }, 'could not forget the exported changes (the warehouse is busy); the next export reads them again');
+  }
+  const generation = forgotten ? newGeneration : state.generation;
+  // Not forgotten: the marks since the snapshot are all still there, so the old generation holds.
+  const changes = generation === undefined ? undefined : { warehouseId: state.warehouseId, generation };
+  await store.writeManifest(manifestText(withChanges(manifest, changes)));
+  return forgotten;
 }
 
-/** Manifest temps of an export that was killed between writing and renaming the manifest. */
-function sweepManifestTemps(dir: string, logger: Logger | undefined): void {
-  for (const temp of staleTempsIn(dir, tempPrefix(MANIFEST_FILE))) {
-    removeFileAndEmptyFolders(temp, dir);
-    logger?.debug({ file: temp }, 'removed a manifest temp file left by an interrupted export');
-  }
+/** Which partitions of a table the marks name; undefined (every partition) is decided by the caller. */
+interface TableDirty {
+  readonly partitions: readonly PartitionRef[];
+  /** The table is marked at all (unpartitioned tables have one mark per write). */
+  readonly marked: boolean;
+}
+
+function dirtyOf(table: ExportTable, state: ChangeState | undefined): TableDirty {
+  const refs = state?.marked.get(table.name);
+  return { partitions: refs ?? [], marked: refs !== undefined };
 }
 
 /** What a table's export will do: its rows' partitions now, its folder now, what the manifest says. */
@@ -153,77 +228,84 @@ interface TablePlan {
   readonly planMs: number;
   /** Undefined: the warehouse has no such table (skipped). */
   readonly columns?: ColumnInfo[];
+  /** The partitions read this time (all of them on the full path), with rows. */
   readonly current: readonly PartitionState[];
-  readonly disk: TableDirState;
-  readonly tableDir: string;
+  /** Manifest entries not read this time: unmarked, and their file is the one the manifest names. */
+  readonly carried: Readonly<Record<string, PartitionEntry>>;
+  /** Our files in the store now, by key. */
+  readonly disk: ReadonlyMap<string, StoredFile>;
   /** The manifest's entry when the columns are still the same (else every file is rewritten). */
   readonly previous: TableEntry | undefined;
   readonly toWrite: number;
+  /** Partitions whose rows were read this time (with rows or emptied). */
+  readonly checked: number;
 }
 
 async function planTable(
   connection: DuckDBConnection,
   table: ExportTable,
-  folder: ExportFolder,
+  store: ExportStore,
   manifest: Manifest,
+  dirty: TableDirty | undefined,
   log: Logger | undefined,
 ): Promise<TablePlan> {
   const started = performance.now();
   const logger = log?.child({ table: table.name });
   const partitioned = table.partitionBy !== undefined;
-  const tableDir = join(folder.dir, table.name);
   const columns = await tableColumns(connection, table.name);
   if (columns.length === 0) {
-    return {
-      table,
-      planMs: performance.now() - started,
-      current: [],
-      disk: { files: new Map(), strays: [], temps: [] },
-      tableDir,
-      previous: undefined,
-      toWrite: 0,
-    };
+    const disk = new Map<string, StoredFile>();
+    return { table, planMs: performance.now() - started, current: [], carried: {}, disk, previous: undefined, toWrite: 0, checked: 0 };
   }
-  assertSameFolder(folder);
-  makeFolderBelow(folder.dir, tableDir);
   const entry = manifest.tables[table.name];
   // A new column (a later migration) changes every file: start over for this table.
   const previous = entry !== undefined && JSON.stringify(entry.columns) === JSON.stringify(columns) ? entry : undefined;
-  const current = await fingerprintPartitions(connection, table, columns);
-  const disk = scanTableDir(tableDir, partitioned);
-  for (const temp of disk.temps) {
-    removeFileAndEmptyFolders(temp, tableDir);
-    logger?.debug({ file: temp }, 'removed a temp file left by an interrupted export');
+  const disk = await store.listTable(table.name, partitioned, logger);
+  let current: PartitionState[];
+  let checked: number;
+  const carried: Record<string, PartitionEntry> = {};
+  if (dirty === undefined || previous === undefined) {
+    current = await fingerprintPartitions(connection, table, columns);
+    checked = current.length;
+  } else {
+    // The marked partitions, plus every file that is not what the manifest says (edited,
+    // deleted, or not in it): the cheap folder scan catches what the marks cannot.
+    const keys = new Set<string>();
+    if (partitioned) for (const ref of dirty.partitions) keys.add(partitionKey(ref.stream, ref.month));
+    else if (dirty.marked) keys.add(dataFileName());
+    for (const [key, old] of Object.entries(previous.partitions)) if (!sameFile(old, disk.get(key))) keys.add(key);
+    for (const key of disk.keys()) if (previous.partitions[key] === undefined) keys.add(key);
+    for (const [key, old] of Object.entries(previous.partitions)) if (!keys.has(key)) carried[key] = old;
+    checked = keys.size;
+    if (!partitioned) current = keys.size > 0 ? await fingerprintPartitions(connection, table, columns) : [];
+    else {
+      const refs = [...keys].map(parsePartitionKey).filter((ref): ref is PartitionRef => ref !== undefined);
+      current = await fingerprintPartitions(connection, table, columns, refs);
+    }
   }
-  for (const stray of disk.strays) {
-    removeFileAndEmptyFolders(stray, tableDir);
-    logger?.warn({ file: stray }, 'removed a Parquet file venue-etl did not write (readers of the folder would mix it in)');
-  }
-  const toWrite = current.filter((partition) => !isUnchanged(partition, previous?.partitions[partition.key], disk.files.get(partition.key))).length;
-  return { table, planMs: performance.now() - started, columns, current, disk, tableDir, previous, toWrite };
+  const toWrite = current.filter((partition) => !isUnchanged(partition, previous?.partitions[partition.key], disk.get(partition.key))).length;
+  return { table, planMs: performance.now() - started, columns, current, carried, disk, previous, toWrite, checked };
+}
+
+/** The file is the one the manifest names (same size and identity). */
+function sameFile(old: PartitionEntry, file: StoredFile | undefined): boolean {
+  return file !== undefined && old.version === file.version && old.bytes === file.bytes;
 }
 
 /** The file on disk is the one the manifest names and its rows' fingerprint is the same. */
-function isUnchanged(partition: PartitionState, old: PartitionEntry | undefined, file: FileIdentity | undefined): old is PartitionEntry {
-  return (
-    old !== undefined &&
-    file !== undefined &&
-    old.fingerprint === partition.fingerprint &&
-    old.ino === file.ino &&
-    old.bytes === file.bytes &&
-    old.mtimeMs === file.mtimeMs
-  );
+function isUnchanged(partition: PartitionState, old: PartitionEntry | undefined, file: StoredFile | undefined): old is PartitionEntry {
+  return old !== undefined && old.fingerprint === partition.fingerprint && sameFile(old, file);
 }
 
 async function exportTable(
   connection: DuckDBConnection,
   plan: TablePlan,
-  folder: ExportFolder,
+  store: ExportStore,
   options: ExportOptions,
   progress: ExportProgress | undefined,
 ): Promise<{ report: TableExportReport; entry?: TableEntry }> {
   const started = performance.now() - plan.planMs;
-  const { table, columns, current, disk, tableDir, previous } = plan;
+  const { table, columns, current, carried, disk, previous, checked } = plan;
   const logger = options.logger?.child({ table: table.name });
   const partitioned = table.partitionBy !== undefined;
   if (columns === undefined) {
@@ -231,9 +313,9 @@ async function exportTable(
     return { report: { ...emptyReport(table), missing: true } };
   }
 
-  const partitions: Record<string, PartitionEntry> = {};
+  const partitions: Record<string, PartitionEntry> = { ...carried };
   let written = 0;
-  let unchanged = 0;
+  let unchanged = Object.keys(carried).length;
   let rowsWritten = 0;
   let bytesWritten = 0;
   // DuckDB writes one file at a time; fsync and rename of the previous ones overlap with it.
@@ -241,16 +323,17 @@ async function exportTable(
   try {
     for (const partition of current) {
       if (options.signal?.aborted) throw aborted();
-      assertSameFolder(folder);
+      store.assertIntact();
       const old = previous?.partitions[partition.key];
-      if (isUnchanged(partition, old, disk.files.get(partition.key))) {
+      if (isUnchanged(partition, old, disk.get(partition.key))) {
         partitions[partition.key] = old;
         unchanged++;
         continue;
       }
-      const publish = await writePartitionFile(connection, table, columns, partition, tableDir, join(tableDir, ...partition.key.split('/')));
+      const staged = await store.stagingFile(table.name, partition.key);
+      await copyPartition(connection, table, columns, partition, staged);
       await publishing.add(async () => {
-        const identity = await publish();
+        const identity = await store.put(table.name, partition.key, staged);
         partitions[partition.key] = { rows: partition.rows, fingerprint: partition.fingerprint, ...identity, writtenAt: new Date().toISOString() };
         written++;
         rowsWritten += partition.rows;
@@ -267,17 +350,17 @@ async function exportTable(
   await publishing.drain();
 
   let removed = 0;
-  for (const key of disk.files.keys()) {
+  for (const key of disk.keys()) {
     if (partitions[key] !== undefined) continue;
-    removeFileAndEmptyFolders(join(tableDir, ...key.split('/')), tableDir);
+    await store.delete(table.name, key);
     removed++;
     logger?.debug({ partition: key }, 'partition removed: its rows are gone');
   }
 
-  const rows = current.reduce((total, p) => total + p.rows, 0);
+  const rows = Object.values(partitions).reduce((total, p) => total + p.rows, 0);
   const bytes = Object.values(partitions).reduce((total, p) => total + p.bytes, 0);
   const seconds = (performance.now() - started) / 1000;
-  logger?.debug({ written, unchanged, removed, rows, bytes, seconds: round(seconds) }, 'table exported');
+  logger?.debug({ written, unchanged, removed, rows, bytes, checked, seconds: round(seconds) }, 'table exported');
   const entry: TableEntry = {
     columns,
     partitionedBy: partitioned ? [...PARTITION_KEYS] : [],
@@ -286,7 +369,10 @@ async function exportTable(
     exportedAt: new Date().toISOString(),
     partitions,
   };
-  return { report: { table: table.name, partitioned, written, unchanged, removed, rows, rowsWritten, bytes, bytesWritten, seconds }, entry };
+  return {
+    report: { table: table.name, partitioned, written, unchanged, removed, checked, rows, rowsWritten, bytes, bytesWritten, seconds },
+    entry,
+  };
 }
 
 function emptyReport(table: ExportTable): TableExportReport {
@@ -296,6 +382,7 @@ function emptyReport(table: ExportTable): TableExportReport {
     written: 0,
     unchanged: 0,
     removed: 0,
+    checked: 0,
     rows: 0,
     rowsWritten: 0,
     bytes: 0,

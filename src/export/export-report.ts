@@ -7,6 +7,8 @@ export interface TableExportReport {
   readonly unchanged: number;
   /** Files deleted because their rows are gone from the warehouse. */
   readonly removed: number;
+  /** Partitions whose rows were read (fingerprinted) this time: the marked ones, or all on the full path. */
+  readonly checked: number;
   /** Rows in the table now, and how many of them were written this time. */
   readonly rows: number;
   readonly rowsWritten: number;
@@ -21,6 +23,12 @@ export interface TableExportReport {
 export interface ExportReport {
   readonly dir: string;
   readonly manifest: string;
+  /** 'incremental': only the partitions the warehouse marked as changed were read. */
+  readonly mode: 'incremental' | 'full';
+  /** Why every partition was read (no manifest, another warehouse, --full, …). */
+  readonly fullReason?: string;
+  /** The marks this export saw were forgotten (else the next export reads them again). */
+  readonly changesForgotten: boolean;
   readonly tables: readonly TableExportReport[];
   readonly seconds: number;
 }
@@ -31,6 +39,7 @@ export function exportTotals(report: ExportReport): Omit<TableExportReport, 'tab
     written: sum((t) => t.written),
     unchanged: sum((t) => t.unchanged),
     removed: sum((t) => t.removed),
+    checked: sum((t) => t.checked),
     rows: sum((t) => t.rows),
     rowsWritten: sum((t) => t.rowsWritten),
     bytes: sum((t) => t.bytes),

@@ -1,7 +1,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { DATA_FILE, monthExpression, type ExportTable } from './tables.js';
+import { dataFileName, isDataFileName, monthExpression, monthRangeFilter, type ExportTable } from './tables.js';
 import { sql } from '../warehouse/sql-files.js';
-import { identifier } from './sql-text.js';
+import { identifier, literal } from './sql-text.js';
 import type { ColumnInfo } from './manifest.js';
 
 /** The rows of one output file as they are in the warehouse now. */
@@ -20,9 +20,9 @@ export async function tableColumns(connection: DuckDBConnection, table: string):
 }
 
 /** Hive path segment: `stream=<value>`; percent-encodes anything that is not safe in a path. */
-function partitionKey(stream: string, month: string): string {
+export function partitionKey(stream: string, month: string): string {
   const safe = /^[A-Za-z0-9._-]+$/.test(stream) ? stream : encodeURIComponent(stream);
-  return `stream=${safe}/month=${month}/${DATA_FILE}`;
+  return `stream=${safe}/month=${month}/${dataFileName()}`;
 }
 
 /**
@@ -31,7 +31,12 @@ function partitionKey(stream: string, month: string): string {
  * every column. Any changed, added or removed row changes it (a reload stamps run_id and
  * loaded_at), and computing it costs far less than writing the file.
  */
-export async function fingerprintPartitions(connection: DuckDBConnection, table: ExportTable, columns: readonly ColumnInfo[]): Promise<PartitionState[]> {
+export async function fingerprintPartitions(
+  connection: DuckDBConnection,
+  table: ExportTable,
+  columns: readonly ColumnInfo[],
+  only?: readonly PartitionRef[],
+): Promise<PartitionState[]> {
   const hash = `hash(${columns.map((c) => identifier(c.name)).join(', ')})`;
   if (!table.partitionBy) {
     const reader = await connection.runAndReadAll(
@@ -39,11 +44,12 @@ export async function fingerprintPartitions(connection: DuckDBConnection, table:
          FROM (SELECT ${hash} AS h FROM ${identifier(table.name)})`,
     );
     const row = reader.getRowObjectsJson()[0];
-    return [{ key: DATA_FILE, rows: Number(row.n), fingerprint: `${row.n}:${row.s}:${row.x}` }];
+    return [{ key: dataFileName(), rows: Number(row.n), fingerprint: `${row.n}:${row.s}:${row.x}` }];
   }
+  if (only !== undefined && only.length === 0) return [];
   const reader = await connection.runAndReadAll(
     `SELECT stream, month, count(*)::VARCHAR AS n, sum(h)::VARCHAR AS s, bit_xor(h)::VARCHAR AS x
-       FROM (SELECT stream, ${monthExpression(table)} AS month, ${hash} AS h FROM ${identifier(table.name)})
+       FROM (SELECT stream, ${monthExpression(table)} AS month, ${hash} AS h FROM ${identifier(table.name)} ${only ? onlyThese(table, only) : ''})
       GROUP BY stream, month
       ORDER BY stream, month`,
   );
@@ -52,4 +58,34 @@ export async function fingerprintPartitions(connection: DuckDBConnection, table:
     const month = String(row.month);
     return { key: partitionKey(stream, month), stream, month, rows: Number(row.n), fingerprint: `${row.n}:${row.s}:${row.x}` };
   });
+}
+
+/** One partition by its stream and month. */
+export interface PartitionRef {
+  readonly stream: string;
+  readonly month: string;
+}
+
+/** `stream=<s>/month=<m>/<data file>` → its stream and month; undefined for another shape. */
+export function parsePartitionKey(key: string): PartitionRef | undefined {
+  const match = /^stream=([^/]+)\/month=(\d{4}-\d{2})\/([^/]+)$/.exec(key);
+  if (!match || !isDataFileName(match[3])) return undefined;
+  try {
+    return { stream: decodeURIComponent(match[1]), month: match[2] };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Rows of the given partitions only: one range over their months (DuckDB skips the row groups
+ * outside it by their min/max: an export after a one-day sync reads the recent months, not
+ * the history) and an exact (stream, month) match.
+ */
+function onlyThese(table: ExportTable, only: readonly PartitionRef[]): string {
+  const months = only.map((p) => p.month).sort();
+  // `<stream>/<YYYY-MM>` is unambiguous: the month has a fixed shape at the end.
+  const keys = only.map((p) => literal(`${p.stream}/${p.month}`)).join(', ');
+  return `WHERE ${monthRangeFilter(table, months[0], months[months.length - 1])}
+      AND stream || '/' || ${monthExpression(table)} IN (${keys})`;
 }

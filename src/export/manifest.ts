@@ -1,61 +1,87 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { z } from 'zod';
 import { writeFileAtomic } from './atomic-file.js';
 
 export const MANIFEST_FILE = '_venue_etl_manifest.json';
 
-export interface ColumnInfo {
-  readonly name: string;
-  readonly type: string;
-}
+/**
+ * The manifest's format. 2: a file's identity is `bytes` + `version` (a local file's inode and
+ * mtime, an object's ETag) and the manifest says which warehouse state it follows (`changes`).
+ * A manifest of another format is read as none: the export then reads every partition.
+ */
+export const MANIFEST_FORMAT = 2;
 
-/** What the last export wrote for one partition (or the one file of a small table). */
-export interface PartitionEntry {
-  readonly rows: number;
+const columnSchema = z.object({ name: z.string(), type: z.string() });
+
+const partitionSchema = z.object({
+  rows: z.number(),
   /** `count:sum(hash):bit_xor(hash)` of the partition's rows, computed in SQL. */
-  readonly fingerprint: string;
-  readonly bytes: number;
+  fingerprint: z.string(),
+  bytes: z.number(),
   /** Identity of the file as written: a file replaced since (crash, a person) no longer matches. */
-  readonly ino: number;
-  readonly mtimeMs: number;
-  readonly writtenAt: string;
-}
+  version: z.string(),
+  writtenAt: z.string(),
+});
 
-export interface TableEntry {
+const tableSchema = z.object({
   /** The table's columns in warehouse order, with DuckDB types (for views over the files). */
-  readonly columns: readonly ColumnInfo[];
-  readonly partitionedBy: readonly string[];
-  readonly rows: number;
-  readonly bytes: number;
-  readonly exportedAt: string;
+  columns: z.array(columnSchema).readonly(),
+  partitionedBy: z.array(z.string()).readonly(),
+  rows: z.number(),
+  bytes: z.number(),
+  exportedAt: z.string(),
   /** Keyed by the file's path below `<dir>/<table>/`, e.g. `stream=rating-history/month=2026-01/data.parquet`. */
-  readonly partitions: Readonly<Record<string, PartitionEntry>>;
+  partitions: z.record(z.string(), partitionSchema.readonly()).readonly(),
+});
+
+/**
+ * Which warehouse state the manifest's files follow, for the incremental export: the
+ * warehouse's random id and the export generation its marks were last forgotten at. When both
+ * equal the warehouse's, every change since the files were written still has its mark.
+ */
+const changesSchema = z.object({ warehouseId: z.string(), generation: z.string() });
+
+const manifestSchema = z.object({
+  format: z.literal(MANIFEST_FORMAT),
+  writer: z.literal('venue-etl'),
+  exportedAt: z.string(),
+  /** Absent: written by a full export that could not forget marks. */
+  changes: changesSchema.readonly().optional(),
+  tables: z.record(z.string(), tableSchema.readonly()).readonly(),
+});
+
+export type ColumnInfo = Readonly<z.infer<typeof columnSchema>>;
+export type PartitionEntry = Readonly<z.infer<typeof partitionSchema>>;
+export type TableEntry = Readonly<z.infer<typeof tableSchema>>;
+export type ManifestChanges = Readonly<z.infer<typeof changesSchema>>;
+export type Manifest = Readonly<z.infer<typeof manifestSchema>>;
+
+export function emptyManifest(): Manifest {
+  return { format: MANIFEST_FORMAT, writer: 'venue-etl', exportedAt: new Date(0).toISOString(), tables: {} };
 }
 
-export interface Manifest {
-  readonly format: 1;
-  readonly writer: 'venue-etl';
-  readonly exportedAt: string;
-  readonly tables: Readonly<Record<string, TableEntry>>;
-}
-
-function emptyManifest(): Manifest {
-  return { format: 1, writer: 'venue-etl', exportedAt: new Date(0).toISOString(), tables: {} };
-}
-
-/** The manifest of `dir`, or an empty one when missing or unreadable: the export then rewrites everything. */
-export function readManifest(dir: string): Manifest {
-  const path = join(dir, MANIFEST_FILE);
-  if (!existsSync(path)) return emptyManifest();
+/** A manifest's text as a store holds it; an empty manifest when absent, unreadable or of another format. */
+export function parseManifest(text: string | undefined): Manifest {
+  if (text === undefined) return emptyManifest();
   try {
-    const parsed = JSON.parse(readFileSync(path, 'utf8')) as Partial<Manifest>;
-    if (parsed.format !== 1 || typeof parsed.tables !== 'object' || parsed.tables === null) return emptyManifest();
-    return parsed as Manifest;
+    const parsed = manifestSchema.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data : emptyManifest();
   } catch {
     return emptyManifest();
   }
 }
 
+export function manifestText(manifest: Manifest): string {
+  return `${JSON.stringify(manifest, null, 2)}\n`;
+}
+
+/** The manifest of a local folder `dir` (see parseManifest). */
+export function readManifest(dir: string): Manifest {
+  const path = join(dir, MANIFEST_FILE);
+  return parseManifest(existsSync(path) ? readFileSync(path, 'utf8') : undefined);
+}
+
 export function writeManifest(dir: string, manifest: Manifest): void {
-  writeFileAtomic(join(dir, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
+  writeFileAtomic(join(dir, MANIFEST_FILE), manifestText(manifest));
 }

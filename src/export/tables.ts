@@ -3,7 +3,7 @@ export interface ExportTable {
   readonly name: string;
   /**
    * Hive partitions `stream=<s>/month=<YYYY-MM>/` by the month (UTC) of this column; the
-   * stream travels in the path, not in the file. Unpartitioned tables are one `data.parquet`.
+   * stream travels in the path, not in the file. Unpartitioned tables are one data file (dataFileName).
    */
   readonly partitionBy?: { readonly column: string; readonly type: 'TIMESTAMPTZ' | 'DATE' };
   /** Row order inside each file: stable bytes for unchanged data and better compression. */
@@ -27,7 +27,19 @@ export const EXPORT_TABLES: readonly ExportTable[] = [
   { name: 'sync_errors', orderBy: ['run_id', 'stream', 'scope_id', 'window_from'] },
 ];
 
-export const DATA_FILE = 'data.parquet';
+/**
+ * The name of the one data file of a partition (or of an unpartitioned table). Every name the
+ * export writes, lists or parses comes from here and from isDataFileName, so a writer's id can
+ * join it later (`data-<id>.parquet`, one file per writer in the same partition) in one place.
+ */
+export function dataFileName(): string {
+  return 'data.parquet';
+}
+
+/** Whether a file name below a table is one of ours (see dataFileName). */
+export function isDataFileName(name: string): boolean {
+  return name === dataFileName();
+}
 export const PARTITION_KEYS = ['stream', 'month'] as const;
 
 /**
@@ -38,4 +50,22 @@ export function monthExpression(table: ExportTable): string {
   const by = table.partitionBy;
   if (!by) throw new Error(`${table.name} is not partitioned`);
   return by.type === 'TIMESTAMPTZ' ? `strftime(timezone('UTC', ${by.column}), '%Y-%m')` : `strftime(${by.column}, '%Y-%m')`;
+}
+
+/** First month after `YYYY-MM`. */
+export function nextMonth(month: string): string {
+  const [year, mon] = month.split('-').map(Number);
+  return mon === 12 ? `${year + 1}-01` : `${year}-${String(mon + 1).padStart(2, '0')}`;
+}
+
+/** Rows of the months `first`..`last` (inclusive) as a range on the column, which DuckDB can prune with. */
+export function monthRangeFilter(table: ExportTable, first: string, last: string): string {
+  const by = table.partitionBy;
+  if (!by) throw new Error(`${table.name} is not partitioned`);
+  const column = `"${by.column}"`;
+  const start = `${first}-01`;
+  const end = `${nextMonth(last)}-01`;
+  return by.type === 'TIMESTAMPTZ'
+    ? `${column} >= TIMESTAMPTZ '${start} 00:00:00+00' AND ${column} < TIMESTAMPTZ '${end} 00:00:00+00'`
+    : `${column} >= DATE '${start}' AND ${column} < DATE '${end}'`;
 }

@@ -1,31 +1,17 @@
 import { mkdirSync, statSync } from 'node:fs';
-import { dirname, join, relative, sep } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { discardTemp, publishFileAsync } from './atomic-file.js';
+import { discardTemp } from './atomic-file.js';
 import { errnoCode } from './environment-errors.js';
-import { identityOf, TEMP_PREFIX, type FileIdentity } from './disk-scan.js';
-import { monthExpression, type ExportTable } from './tables.js';
+import { monthExpression, monthRangeFilter, type ExportTable } from './tables.js';
 import { identifier, literal } from './sql-text.js';
 import type { ColumnInfo } from './manifest.js';
 import type { PartitionState } from './fingerprint.js';
 
-/** First instant of the month after `YYYY-MM`. */
-function nextMonth(month: string): string {
-  const [year, mon] = month.split('-').map(Number);
-  return mon === 12 ? `${year + 1}-01` : `${year}-${String(mon + 1).padStart(2, '0')}`;
-}
-
 /** The rows of one partition: exact by the month expression, and a range DuckDB can prune with. */
 function partitionFilter(table: ExportTable, partition: PartitionState): string {
-  const by = table.partitionBy;
-  if (!by || partition.stream === undefined || partition.month === undefined) return 'true';
-  const column = identifier(by.column);
-  const start = `${partition.month}-01`;
-  const end = `${nextMonth(partition.month)}-01`;
-  const range =
-    by.type === 'TIMESTAMPTZ'
-      ? `${column} >= TIMESTAMPTZ ${literal(`${start} 00:00:00+00`)} AND ${column} < TIMESTAMPTZ ${literal(`${end} 00:00:00+00`)}`
-      : `${column} >= DATE ${literal(start)} AND ${column} < DATE ${literal(end)}`;
+  if (!table.partitionBy || partition.stream === undefined || partition.month === undefined) return 'true';
+  const range = monthRangeFilter(table, partition.month, partition.month);
   return `stream = ${literal(partition.stream)} AND ${range} AND ${monthExpression(table)} = ${literal(partition.month)}`;
 }
 
@@ -49,46 +35,30 @@ export function makeFolderBelow(root: string, folder: string): void {
 }
 
 /**
- * Writes one partition's rows to a hidden temp file in the partition's folder (no `*.parquet`
- * glob matches it) and returns a function that publishes it: fsync, then rename over the old
- * file. A reader, or a crash at any point, sees the old complete file or the new complete one.
- * Publishing is separate so the export can fsync one file while DuckDB writes the next.
+ * Writes one partition's rows to the local file `path` (the store's staging file), sorted so
+ * unchanged data gives the same bytes. A file that will not be published is deleted at once:
+ * on a full disk it holds the space the rest of the export (or the next one) needs.
  */
-export async function writePartitionFile(
+export async function copyPartition(
   connection: DuckDBConnection,
   table: ExportTable,
   columns: readonly ColumnInfo[],
   partition: PartitionState,
-  tableDir: string,
-  target: string,
-): Promise<() => Promise<FileIdentity>> {
-  const folder = dirname(target);
-  makeFolderBelow(tableDir, folder);
-  const temp = join(folder, `${TEMP_PREFIX}${process.pid}`);
+  path: string,
+): Promise<void> {
   // The stream of a partitioned table is in the path (hive style), not in the file.
   const fileColumns = columns.filter((c) => !(table.partitionBy && c.name === 'stream'));
   const order = table.orderBy.filter((name) => fileColumns.some((c) => c.name === name));
-  // A temp that will not be published is deleted at once: on a full disk it holds the space
-  // the rest of the export (or the next one) needs.
   try {
     await connection.run(
       `COPY (SELECT ${fileColumns.map((c) => identifier(c.name)).join(', ')}
                FROM ${identifier(table.name)}
               WHERE ${partitionFilter(table, partition)}
               ${order.length > 0 ? `ORDER BY ${order.map(identifier).join(', ')}` : ''})
-         TO ${literal(temp)} (FORMAT parquet, COMPRESSION zstd)`,
+         TO ${literal(path)} (FORMAT parquet, COMPRESSION zstd)`,
     );
   } catch (error) {
-    discardTemp(temp);
+    discardTemp(path);
     throw error;
   }
-  return async () => {
-    try {
-      await publishFileAsync(temp, target);
-    } catch (error) {
-      discardTemp(temp);
-      throw error;
-    }
-    return identityOf(target);
-  };
 }

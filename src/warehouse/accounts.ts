@@ -1,5 +1,6 @@
 import type { Session } from './session.js';
 import { sql } from './sql-files.js';
+import { markTableChanged } from './export-changes.js';
 
 /** One account as the API returns it (accounts resource, docs/api.md §2.3). */
 export interface AccountRow {
@@ -112,5 +113,7 @@ export async function upsertAccounts(session: Session, rows: readonly AccountRow
       unchanged++;
     }
   }
+  // Every account given was written (last_seen_at moves even when nothing else changed).
+  await markTableChanged(session, 'accounts');
   return { inserted, updated, unchanged };
 }

@@ -2,6 +2,7 @@ import type { CursorMove } from './slice-commit.js';
 import type { Session } from './session.js';
 import { addDays } from '../calendar/index.js';
 import { sql } from './sql-files.js';
+import { markTableChanged } from './export-changes.js';
 
 export interface CursorRow {
   readonly stream: string;
@@ -101,5 +102,6 @@ export async function applyCursorMoves(session: Session, runId: string, requests
     appender.closeSync();
   }
   await session.run(sql('warehouse/cursors-apply.sql'), [runId]);
+  await markTableChanged(session, 'sync_cursors');
   return moved.length;
 }

@@ -1,5 +1,6 @@
 import type { Session } from './session.js';
 import { sql } from './sql-files.js';
+import { markTableChanged } from './export-changes.js';
 
 /** Users or venues: the two entities whose attributes upsert events set. */
 export type EventEntity = 'user' | 'venue';
@@ -84,7 +85,9 @@ export function eventMergeSession(session: Session): EventMergeSession {
       return new Set(rows.map((row) => row.event_id));
     },
     async insertEvents(rows) {
-      if (rows.length > 0) await session.run(sql('warehouse/events-insert.sql'), [json(rows)]);
+      if (rows.length === 0) return;
+      await session.run(sql('warehouse/events-insert.sql'), [json(rows)]);
+      await markTableChanged(session, 'upsert_events');
     },
     storedAttributes(entity, ids) {
       return session.all<AttributeRow>(sql(ENTITY_SQL[entity].stored), [json(ids)]);
@@ -94,7 +97,9 @@ export function eventMergeSession(session: Session): EventMergeSession {
       return new Map(rows.map((row) => [row.id, row.versions]));
     },
     async writeAttributes(entity, rows) {
-      if (rows.length > 0) await session.run(sql(ENTITY_SQL[entity].upsert), [json(rows)]);
+      if (rows.length === 0) return;
+      await session.run(sql(ENTITY_SQL[entity].upsert), [json(rows)]);
+      await markTableChanged(session, entity === 'user' ? 'users' : 'venues');
     },
     async writeVersions(entity, rows) {
       if (rows.length === 0) return;
@@ -102,10 +107,14 @@ export function eventMergeSession(session: Session): EventMergeSession {
       await session.run(sql('warehouse/field-versions-insert.sql'), [entity, json(rows)]);
     },
     async mergeHistory(rows) {
-      if (rows.length > 0) await session.run(sql('warehouse/user-venue-history-merge.sql'), [json(rows)]);
+      if (rows.length === 0) return;
+      await session.run(sql('warehouse/user-venue-history-merge.sql'), [json(rows)]);
+      await markTableChanged(session, 'user_venue_history');
     },
     async insertAgreements(rows) {
-      if (rows.length > 0) await session.run(sql('warehouse/user-venue-agreements-insert.sql'), [json(rows)]);
+      if (rows.length === 0) return;
+      await session.run(sql('warehouse/user-venue-agreements-insert.sql'), [json(rows)]);
+      await markTableChanged(session, 'user_venue_agreements');
     },
   };
 }

@@ -1,6 +1,7 @@
 import type { DuckDBValue } from '@duckdb/node-api';
 import type { Session } from './session.js';
 import { sql } from './sql-files.js';
+import { markTableChanged } from './export-changes.js';
 
 /** What `venue-etl reset` forgets. */
 export interface ResetSelection {
@@ -43,7 +44,14 @@ export async function resetIn(session: Session, selection: ResetSelection, runId
     from === null
       ? await session.run(sql('warehouse/reset-cursors-forget.sql'), [streams, scopes])
       : await session.run(sql('warehouse/reset-cursors.sql'), [streams, scopes, from, runId]);
-  const seriesRows = selection.rows ? await session.run(sql('warehouse/reset-series.sql'), [streams, scopes, from, to]) : 0;
-  const summaryRows = selection.rows ? await session.run(sql('warehouse/reset-summaries.sql'), [streams, scopes, from, to]) : 0;
+  if (cursors > 0) await markTableChanged(session, 'sync_cursors');
+  const params = [streams, scopes, from, to];
+  if (selection.rows) {
+    // The marks first: they read the rows the deletes below remove.
+    await session.run(sql('warehouse/export-changes-reset-series.sql'), params);
+    await session.run(sql('warehouse/export-changes-reset-summaries.sql'), params);
+  }
+  const seriesRows = selection.rows ? await session.run(sql('warehouse/reset-series.sql'), params) : 0;
+  const summaryRows = selection.rows ? await session.run(sql('warehouse/reset-summaries.sql'), params) : 0;
   return { cursors, seriesRows, summaryRows };
 }

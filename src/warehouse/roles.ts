@@ -1,6 +1,7 @@
 import type { Session } from './session.js';
 import { invalidBatch } from './errors.js';
 import { sql } from './sql-files.js';
+import { markTableChanged } from './export-changes.js';
 
 export type RoleKind = 'venue' | 'project';
 
@@ -126,6 +127,7 @@ export async function applyRolesSnapshot(
     await open(row);
     opened++;
   }
+  if (opened + closed > 0) await markTableChanged(session, kind === 'venue' ? 'venue_roles' : 'project_roles');
   return { opened, closed, unchanged };
 }
 

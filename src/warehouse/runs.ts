@@ -3,6 +3,7 @@ import { hostname } from 'node:os';
 import { z } from 'zod';
 import type { Session } from './session.js';
 import { sql } from './sql-files.js';
+import { markTableChanged } from './export-changes.js';
 
 export type RunStatus = 'running' | 'succeeded' | 'partial' | 'failed';
 
@@ -45,6 +46,7 @@ export async function startRun(session: Session, job: string, detail: Readonly<R
   const runId = newRunId();
   const fullDetail = { ...detail, pid: process.pid, host: hostname() };
   await session.run(sql('warehouse/run-start.sql'), [runId, job, JSON.stringify(fullDetail)]);
+  await markTableChanged(session, 'sync_runs');
   liveRuns.add(runId);
   return runId;
 }
@@ -59,6 +61,7 @@ export async function finishRun(session: Session, runId: string, totals: RunTota
     totals.errors ?? 0,
     JSON.stringify(totals.detail ?? {}),
   ]);
+  await markTableChanged(session, 'sync_runs');
   liveRuns.delete(runId);
 }
 
@@ -74,6 +77,7 @@ export async function markAbandonedRuns(session: Session): Promise<string[]> {
     const why = { abandoned: `the process that ran it ended without finishing it; marked failed by pid ${process.pid}` };
     await session.run(sql('warehouse/run-abandoned.sql'), [runId, JSON.stringify(why)]);
   }
+  if (abandoned.length > 0) await markTableChanged(session, 'sync_runs');
   return abandoned;
 }
 

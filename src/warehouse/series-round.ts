@@ -6,6 +6,7 @@ import { invalidBatch } from './errors.js';
 import { dateToMs, DAY_MS } from '../calendar/index.js';
 import { outcomeFromChanged, type RoundOutcome } from './round-outcome.js';
 import { sql } from './sql-files.js';
+import { markSeriesWindowsChanged } from './export-changes.js';
 
 interface StagedSeries {
   /** Slice index (in the group) of each window w. */
@@ -136,6 +137,7 @@ export async function replaceSeriesRound(session: Session, runId: string, slices
   if (changed.length > 0) {
     await session.run(sql('warehouse/series-delete.sql'));
     await session.run(sql('warehouse/series-insert.sql'), [runId]);
+    await markSeriesWindowsChanged(session);
   }
   return outcomeFromChanged(changed, staged.windowSlice, staged.rowsOutsideWindow);
 }

@@ -7,6 +7,7 @@ import { dateToDays, isCalendarDate } from '../calendar/index.js';
 import { outcomeFromChanged, type RoundOutcome } from './round-outcome.js';
 import { summaryVenues } from './plan-rounds.js';
 import { sql } from './sql-files.js';
+import { markSummaryWindowsChanged } from './export-changes.js';
 
 type Summaries = NonNullable<SliceCommit['summaries']>;
 
@@ -128,6 +129,7 @@ export async function replaceSummaryRound(session: Session, runId: string, slice
   if (changed.length > 0) {
     await session.run(sql('warehouse/summary-delete.sql'));
     await session.run(sql('warehouse/summary-insert.sql'), [runId]);
+    await markSummaryWindowsChanged(session);
   }
   return outcomeFromChanged(changed, staged.windowSlice, staged.rowsOutsideWindow);
 }

@@ -1,5 +1,6 @@
 import type { Session } from './session.js';
 import { sql } from './sql-files.js';
+import { markTableChanged } from './export-changes.js';
 
 /** A slice that failed: recorded so `status` can show it and the next run retries it. */
 export interface SyncErrorRecord {
@@ -32,6 +33,7 @@ export async function recordSyncErrors(session: Session, runId: string, errors: 
       error.at ? error.at.toISOString() : null,
     ]);
   }
+  if (errors.length > 0) await markTableChanged(session, 'sync_errors');
 }
 
 export async function readSyncErrors(session: Pick<Session, 'all'>, runId?: string): Promise<SyncErrorRow[]> {

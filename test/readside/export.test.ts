@@ -115,7 +115,8 @@ describe('parquet export', () => {
     const before = fileIdentities(parquet);
     expect(before.has(emptied)).toBe(true);
 
-    const report = await exportParquet({ warehouse, dir: parquet });
+    // Changed with plain SQL, so no commit marked it: the full path (fingerprints) finds it.
+    const report = await exportParquet({ warehouse, dir: parquet, full: true });
     expect(table(report, 'series_points')).toMatchObject({ written: 1, removed: 1, unchanged: first.tables[0].written - 2 });
     expect(table(report, 'summary_values')).toMatchObject({ written: 0, removed: 0 });
     expect(table(report, 'accounts')).toMatchObject({ written: 0, unchanged: 1 });
@@ -133,7 +134,7 @@ describe('parquet export', () => {
 
   it('rewrites a small table when its rows change, and a file someone replaced', async () => {
     await runOnFile(warehouse, `UPDATE accounts SET language = 'de' WHERE email = 'owner@example.com'`);
-    const report = await exportParquet({ warehouse, dir: parquet, tables: ['accounts', 'venues'] });
+    const report = await exportParquet({ warehouse, dir: parquet, tables: ['accounts', 'venues'], full: true });
     expect(report.tables.map((t) => [t.table, t.written, t.unchanged])).toEqual([
       ['accounts', 1, 0],
       ['venues', 0, 1],
@@ -148,7 +149,7 @@ describe('parquet export', () => {
 });
 
 describe('export through the CLI', () => {
-  const { dir, config } = useSeededCli();
+  const { dir, warehouse, config } = useSeededCli();
 
   it('prints written / unchanged / removed, rows, size and seconds per table', async () => {
     const run = await runCli(['export', '--config', config, '--tables', 'accounts,series_points', '--log-level', 'warn']);
@@ -159,6 +160,19 @@ describe('export through the CLI', () => {
     expect(run.stdout).not.toMatch(/\nvenues\s/);
     expect(run.stderr).toBe('');
     expect(existsSync(join(dir, 'parquet', 'accounts', 'data.parquet'))).toBe(true);
+  });
+
+  it('export --full reads every partition: it picks up a change made with plain SQL, which carries no mark', async () => {
+    // A whole export first: only then does the manifest follow a warehouse state incrementally.
+    const first = await runCli(['export', '--config', config, '--log-level', 'warn']);
+    expect(first.code, first.stderr).toBe(0);
+    await runOnFile(warehouse, `UPDATE accounts SET language = 'de'`);
+    const incremental = await runCli(['export', '--config', config, '--tables', 'accounts', '--log-level', 'warn']);
+    expect(incremental.code, incremental.stderr).toBe(0);
+    expect(incremental.stdout).toMatch(/\naccounts\s+0\s+1\s+0\s/);
+    const full = await runCli(['export', '--config', config, '--tables', 'accounts', '--full', '--log-level', 'warn']);
+    expect(full.code, full.stderr).toBe(0);
+    expect(full.stdout).toMatch(/\naccounts\s+1\s+0\s+0\s/);
   });
 
   it('refuses an unknown table with exit 2 and touches nothing', async () => {
@@ -277,7 +291,7 @@ describe('export inside a process that writes the warehouse (serve)', () => {
     } finally {
       await reader.close();
     }
-    const report = await exportParquet({ warehouse, dir: join(dir, 'parquet'), tables: ['accounts'] });
+    const report = await exportParquet({ warehouse, dir: join(dir, 'parquet'), tables: ['accounts'], full: true });
     expect(report.tables[0].written).toBe(1);
   });
 });

@@ -2,7 +2,7 @@ import { ExitCode } from '../../errors/index.js';
 import { exportParquet } from '../../export/index.js';
 import { formatExportReport } from '../../export/format-report.js';
 import { ProgressReporter } from '../../runner/progress.js';
-import { listOption } from '../args.js';
+import { booleanOption, listOption } from '../args.js';
 import type { Command } from '../command.js';
 import { commandLogger, loadReadSideCommandConfig } from '../context.js';
 import { progressTerminal } from '../terminal.js';
@@ -12,6 +12,7 @@ export const exportCommand: Command = {
   summary: 'Write the warehouse tables to Parquet in parquet.dir (hive partitions by stream and month), rewriting only what changed.',
   options: {
     tables: { type: 'string', description: 'only these tables (comma-separated)', valueName: 'T,T' },
+    full: { type: 'boolean', description: 'read every partition instead of only those changed since the last export' },
   },
   async run(args, io) {
     const config = loadReadSideCommandConfig(args, io);
@@ -23,6 +24,7 @@ export const exportCommand: Command = {
       dir: config.parquet.dir,
       logger,
       signal: io.signal,
+      full: booleanOption(args, 'full'),
       // Files written of files planned, like the sync's slices: a bar on a terminal, else a log line every 10 s.
       progress: (files) => {
         const reporter = new ProgressReporter(files, undefined, { logger, label: 'export', unit: 'files', ...(tty ? { tty } : {}) });
