@@ -71,7 +71,8 @@ async function locate(): Promise<S3Server> {
 function fromLines(values: Readonly<Record<string, string | undefined>>, source: string): S3Server {
   const need = (name: string): string => {
     const value = values[name];
-    if (value === undefined || value === '') throw new Error(`${source} gave no ${name}: the object-store tests need S3_ENDPOINT, S3_BUCKET, AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY`);
+    if (value === undefined || value === '')
+      throw new Error(`${source} gave no ${name}: the object-store tests need S3_ENDPOINT, S3_BUCKET, AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY`);
     return value;
   };
   return {

@@ -42,7 +42,7 @@ export function lakeError(error: unknown, operation: string, where: string, endp
   }
   if (DENIED.has(name) || status === 401 || status === 403) {
     return new EtlError('VENUE_LAKE_ACCESS_DENIED', `${operation} ${where}: the object store refused the credentials or the action (${said})`, {
-      hint: 'Check AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY (or the profile) and that they may list, read, write and delete objects under the prefix; parquet.s3.region must be the bucket\'s region.',
+      hint: "Check AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY (or the profile) and that they may list, read, write and delete objects under the prefix; parquet.s3.region must be the bucket's region.",
       cause: error,
     });
   }

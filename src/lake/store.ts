@@ -6,6 +6,7 @@ import {
   CreateMultipartUploadCommand,
   DeleteObjectsCommand,
   GetObjectCommand,
+  type GetObjectCommandOutput,
   ListObjectsV2Command,
   PutObjectCommand,
   S3Client,
@@ -207,7 +208,7 @@ export class ObjectStore {
   async get(key: string, maxBytes = DEFAULT_MAX_GET_BYTES): Promise<Buffer | undefined> {
     const where = describeKey(this.target, key);
     await this.checkCredentials('download of', where);
-    let answer;
+    let answer: GetObjectCommandOutput;
     try {
       answer = await this.client.send(new GetObjectCommand({ Bucket: this.target.bucket, Key: keyUnder(this.target, key) }), {
         abortSignal: this.signal,
@@ -217,7 +218,9 @@ export class ObjectStore {
       throw lakeError(error, 'download of', where, this.settings.endpoint);
     }
     if (answer.ContentLength !== undefined && answer.ContentLength > maxBytes) {
-      answer.Body?.transformToWebStream().cancel().catch(() => undefined);
+      answer.Body?.transformToWebStream()
+        .cancel()
+        .catch(() => undefined);
       throw new EtlError('VENUE_LAKE_REQUEST', `download of ${where}: the object is ${answer.ContentLength} bytes, more than the ${maxBytes} allowed`, {
         hint: 'Another program wrote a large object under this name: move it away.',
       });

@@ -40,7 +40,7 @@ export function parseS3Target(text: string): { target: S3Target } | { problem: s
   if (!BUCKET.test(bucket) || bucket.includes('..')) {
     return { problem: 'names no valid bucket: a bucket name is 3–63 lower-case letters, digits, dots or hyphens (e.g. s3://my-bucket/venue-etl)' };
   }
-  if (/[?#\\]/.test(path) || /[\u0000-\u001f\u007f]/.test(path)) {
+  if (/[?#\\]/.test(path) || [...path].some(isControlCharacter)) {
     return { problem: 'has a prefix with ?, #, \\ or control characters: use letters, digits, /, -, _ and . only' };
   }
   // One trailing slash is allowed (s3://bucket/lake/); an empty part anywhere else is a typo.
@@ -60,4 +60,9 @@ export function keyUnder(target: S3Target, relativeKey: string): string {
 export function describeKey(target: S3Target, relativeKey = ''): string {
   const key = relativeKey === '' ? target.prefix : keyUnder(target, relativeKey);
   return `${SCHEME}${target.bucket}/${key}`;
+}
+
+function isControlCharacter(character: string): boolean {
+  const code = character.charCodeAt(0);
+  return code < 0x20 || code === 0x7f;
 }
