@@ -7,18 +7,20 @@
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { assertBuilt, REPO_ROOT } from './dist.js';
+import { stopS3ServerIfStarted } from './s3-server.js';
 
 // Each vitest project runs the global setup; one check per run is enough.
 const CHECKED = Symbol.for('venue-etl.test.dist-checked');
 
-export default function setup(): void {
+/** The teardown stops the S3-compatible server when an object-store test started it (test/s3-server.ts). */
+export default function setup(): (() => Promise<void>) | undefined {
   const state: Record<symbol, unknown> = globalThis;
-  if (state[CHECKED]) return;
+  if (state[CHECKED]) return undefined;
   state[CHECKED] = true;
   // Another build of the same sources, chosen on purpose: leave dist/ alone.
   if (process.env.VENUE_ETL_E2E_CLI) {
     assertBuilt();
-    return;
+    return stopS3ServerIfStarted;
   }
   try {
     execFileSync(process.execPath, [join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-b', 'tsconfig.json'], {
@@ -31,4 +33,5 @@ export default function setup(): void {
     throw new Error(`npm run build failed; the tests run the build, so fix it first:\n${output}`, { cause: error });
   }
   assertBuilt();
+  return stopS3ServerIfStarted;
 }

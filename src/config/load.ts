@@ -9,6 +9,8 @@ import { unknownKeyMessage } from './known-keys.js';
 import { didYouMean } from '../infra/did-you-mean.js';
 import { ConfigSchema, type ApiReadyConfig, type Config } from './schema.js';
 import { registerConfigSecrets } from './mask.js';
+import { literalSecretProblems } from '../lake/settings.js';
+import { isS3Target, parseS3Target } from '../lake/target.js';
 import { interpolateEnv, formatPath, referencedValues, type ConfigProblem } from './interpolate.js';
 
 export const DEFAULT_CONFIG_PATH = './venue-etl.config.json';
@@ -50,7 +52,8 @@ function problemLines(problems: readonly ConfigProblem[]): string[] {
 
 /** Validates an already parsed config document: `${ENV}` interpolation, schema, cross-checks. */
 export function resolveConfig(raw: unknown, env: Readonly<Record<string, string | undefined>> = process.env, source = 'config', baseDir?: string): Config {
-  const problems: ConfigProblem[] = [];
+  // A secret written in the file is refused as written, before `${VARIABLE}`s are replaced.
+  const problems: ConfigProblem[] = literalSecretProblems(raw);
   const interpolated = interpolateEnv(raw, env, problems);
   const parsed = ConfigSchema.safeParse(interpolated);
   if (!parsed.success) {
@@ -84,7 +87,7 @@ function anchorPaths(config: Config, baseDir: string): Config {
   return {
     ...config,
     warehouse: { ...config.warehouse, path: resolve(baseDir, config.warehouse.path) },
-    parquet: { ...config.parquet, dir: resolve(baseDir, config.parquet.dir) },
+    parquet: { ...config.parquet, dir: isS3Target(config.parquet.dir) ? config.parquet.dir : resolve(baseDir, config.parquet.dir) },
     receiver,
   };
 }
@@ -111,6 +114,7 @@ interface LenientConfig {
   readonly endpoints?: unknown;
   readonly sync?: { readonly streams?: unknown };
   readonly schedule?: { readonly timezone?: unknown; readonly jobs?: unknown };
+  readonly parquet?: { readonly dir?: unknown };
 }
 
 const strings = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
@@ -143,6 +147,18 @@ function crossCheck(config: LenientConfig): ConfigProblem[] {
       problems.push({ path: `endpoints[${index}].path`, message: `must contain ${placeholder} for scope "${row.scope}"` });
     }
   });
+  const dir = config.parquet?.dir;
+  if (typeof dir === 'string' && isS3Target(dir)) {
+    const parsed = parseS3Target(dir);
+    problems.push({
+      path: 'parquet.dir',
+      // Export, sql --parquet and report --parquet read and write local folders only so far.
+      message:
+        'problem' in parsed
+          ? parsed.problem
+          : 'is an s3:// target, which this version cannot export to yet: set a local folder (then copy it to the bucket, e.g. aws s3 sync)',
+    });
+  }
   const timezone = config.schedule?.timezone;
   if (typeof timezone === 'string' && !isTimeZone(timezone)) {
     problems.push({ path: 'schedule.timezone', message: `unknown time zone "${timezone}" (use an IANA name such as UTC or Europe/Warsaw)` });

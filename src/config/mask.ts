@@ -1,12 +1,14 @@
 import { registerSecret } from '../log/index.js';
 import type { Config } from './schema.js';
+import type { S3Settings } from '../lake/settings.js';
 import { maskUrlCredentials, urlCredentials } from './url-credentials.js';
 
 const MASK = '***';
 
 /**
  * The resolved config with every secret replaced, for `venue-etl config` and logs: the token,
- * the receiver credential, and credentials written into URL-valued keys (`api.baseUrl`).
+ * the receiver credential, the object store's secret key and session token, and credentials
+ * written into URL-valued keys (`api.baseUrl`).
  */
 export function maskConfig(config: Config): Config {
   return {
@@ -16,6 +18,15 @@ export function maskConfig(config: Config): Config {
       ...config.receiver,
       ...(config.receiver.authorization === undefined ? {} : { authorization: MASK }),
     },
+    parquet: config.parquet.s3 === undefined ? config.parquet : { ...config.parquet, s3: maskS3(config.parquet.s3) },
+  };
+}
+
+function maskS3(s3: S3Settings): S3Settings {
+  return {
+    ...s3,
+    ...(s3.secretAccessKey === undefined ? {} : { secretAccessKey: MASK }),
+    ...(s3.sessionToken === undefined ? {} : { sessionToken: MASK }),
   };
 }
 
@@ -27,6 +38,8 @@ export function maskConfig(config: Config): Config {
 export function registerConfigSecrets(config: Config): void {
   registerSecret(config.api?.token);
   registerSecret(config.receiver.authorization);
+  registerSecret(config.parquet.s3?.secretAccessKey);
+  registerSecret(config.parquet.s3?.sessionToken);
   for (const text of stringsOf(config)) for (const secret of urlCredentials(text)) registerSecret(secret);
 }
 

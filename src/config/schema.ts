@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { UserEndpointRow } from '../catalogue/index.js';
 import { CalendarDate, isTimeZone } from '../calendar/index.js';
 import { LOG_LEVELS } from '../log/index.js';
+import { S3Settings } from '../lake/settings.js';
 
 const isoDate = CalendarDate;
 
@@ -82,7 +83,13 @@ export const ConfigSchema = z.strictObject({
     .prefault({}),
   endpoints: z.array(UserEndpointRow).default([]),
   warehouse: z.strictObject({ path: z.string().min(1).default('data/warehouse.duckdb') }).prefault({}),
-  parquet: z.strictObject({ dir: z.string().min(1).default('data/parquet') }).prefault({}),
+  parquet: z
+    .strictObject({
+      dir: z.string().min(1).default('data/parquet'),
+      /** How to reach an object store (endpoint, region, path style); read when `dir` is `s3://bucket/prefix`. */
+      s3: S3Settings.optional(),
+    })
+    .prefault({}),
   schedule: z
     .strictObject({
       timezone: z.string().min(1).default('UTC'),

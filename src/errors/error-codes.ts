@@ -85,6 +85,19 @@ export const ERROR_RULES = {
   VENUE_SQL_FAILED: failed,
   VENUE_SQL_READ_ONLY: failed,
 
+  // The object store of an s3:// export target (src/lake). Unreachable or busy: a later run may
+  // get through (the SDK has already retried). Refused, absent or misnamed: every other object
+  // of the run would fail the same way, so the run stops.
+  VENUE_LAKE_TARGET: usage,
+  VENUE_LAKE_UNREACHABLE: { ...later, fatalForRun: true },
+  VENUE_LAKE_SERVER: later,
+  VENUE_LAKE_ACCESS_DENIED: { ...failed, fatalForRun: true },
+  VENUE_LAKE_CREDENTIALS: { ...failed, fatalForRun: true },
+  VENUE_LAKE_NO_SUCH_BUCKET: { ...failed, fatalForRun: true },
+  VENUE_LAKE_ABORTED: failed,
+  VENUE_LAKE_FILE: failed,
+  VENUE_LAKE_REQUEST: failed,
+
   VENUE_RECEIVER_CONFIG: failed,
   VENUE_RECEIVER_LISTEN: failed,
   VENUE_RECEIVER_JOURNAL: failed,

@@ -34,7 +34,15 @@ describe('the error table', () => {
     expect(fatal).toEqual(ALL_CODES.filter((code) => ERROR_RULES[code].fatalForRun));
     expect(fatal).toContain('VENUE_API_AUTH');
     expect(fatal).toContain('VENUE_API_RETRY_AFTER_TOO_LONG');
-    expect(fatal.filter((code) => !code.startsWith('VENUE_WAREHOUSE'))).toEqual(['VENUE_API_AUTH', 'VENUE_API_RETRY_AFTER_TOO_LONG']);
+    expect(fatal.filter((code) => !code.startsWith('VENUE_WAREHOUSE'))).toEqual([
+      'VENUE_API_AUTH',
+      'VENUE_API_RETRY_AFTER_TOO_LONG',
+      // The object store of an s3:// target: every other object would fail the same way.
+      'VENUE_LAKE_UNREACHABLE',
+      'VENUE_LAKE_ACCESS_DENIED',
+      'VENUE_LAKE_CREDENTIALS',
+      'VENUE_LAKE_NO_SUCH_BUCKET',
+    ]);
     expect(isFatalForRun(Object.assign(new Error('refused'), { code: 'VENUE_API_AUTH' }))).toBe(true);
     expect(isFatalForRun(Object.assign(new Error('full'), { code: 'ENOSPC' }))).toBe(false);
     expect(isFatalForRun(undefined)).toBe(false);
