@@ -9,6 +9,7 @@ import { streamKey, type Chain, type Slice } from '../plan/index.js';
 import type { CursorMove } from '../warehouse/slice-commit.js';
 import { isFatalForRun } from './fatal.js';
 import { GroupCommitter } from './group-committer.js';
+import { limitHeapGrowth } from './heap-growth.js';
 import { ProgressReporter } from './progress.js';
 import { runChains, type ChainRunResult } from './run-chains.js';
 import { runSlice } from './slice-runner.js';
@@ -95,6 +96,7 @@ export async function executeRun(input: RunInput): Promise<RunResult> {
   // Every request in flight or waiting out a backoff listens on the run's signal (and stops
   // listening when it ends), so more than Node's default of 10 at once is normal here, not a leak.
   if (input.signal) setMaxListeners(0, input.signal);
+  limitHeapGrowth();
   const started = Date.now();
   const requestsBefore = client.stats.requests;
   const retriesBefore = client.stats.retries;
