@@ -93,7 +93,7 @@ describe('runChains reads the plan only as far as the chains in flight', () => {
     while (release.length < 4) await new Promise((resolve) => setImmediate(resolve));
     takenWhileBlocked = taken;
     while (release.length > 0 || running > 0) {
-      release.splice(0).forEach((resolve) => resolve());
+      for (const resolve of release.splice(0)) resolve();
       await new Promise((resolve) => setImmediate(resolve));
     }
     const result = await done;
