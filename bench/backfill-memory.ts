@@ -45,10 +45,11 @@ async function backfillAt(venues: number, options: BackfillMemoryOptions): Promi
     });
     const to = addDays(todayUtc(), -1);
     const from = addDays(to, 1 - options.days);
-    sim.clearRequests();
     const run = await runCli(['backfill', '--config', config, '--from', from, '--to', to], { probeHeap: true });
     if (run.status !== 0) throw new Error(`backfill of ${venues} venues exited ${run.status}: ${run.stderr.slice(-2000)}`);
-    return { ...run, venues, requests: sim.requests.length };
+    // From the run summary: the simulator's request log keeps only the latest requests.
+    const requests = Number(/requests:\s+([\d,]+)/.exec(run.stdout)?.[1]?.replaceAll(',', '') ?? Number.NaN);
+    return { ...run, venues, requests };
   } finally {
     await sim.close();
     rmSync(dir, { recursive: true, force: true });
