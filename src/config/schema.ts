@@ -87,8 +87,8 @@ export const ConfigSchema = z.strictObject({
       /**
        * DuckDB's memory limit while sync and backfill write (its buffer pool; beyond it DuckDB
        * spills to a temporary folder beside the file). DuckDB's own default is 80 % of the
-       * machine's memory, so on a big host its cache grew with the warehouse; 128MB keeps a
-       * 1,000-venue backfill under 256 MB resident (docs/scaling.md, "Memory").
+       * machine's memory, so on a big host its cache could grow with the warehouse. At 32MB a
+       * 1,000-venue backfill peaked ~18 MB lower than at 128MB (docs/scaling.md, "Memory").
        */
       memoryLimit: z
         .string()
