@@ -94,7 +94,7 @@ async function bareClient(
   concurrency: number,
 ): Promise<{ ms: number; requests: number }> {
   const paths: string[] = [];
-  for (const chain of chains) {
+  for (const chain of chains()) {
     for (const slice of chain.slices) {
       for (const request of requestsOf(slice)) {
         paths.push(requestPath(slice.endpoint, placeholderValues(slice.endpoint, slice.scopeId), request, config.api.pageSize));

@@ -21,6 +21,8 @@ export interface CliRun {
   /** Peak V8 heap (allocated, and used) sampled inside the child; NaN without the probe. */
   readonly peakHeapTotalBytes: number;
   readonly peakHeapUsedBytes: number;
+  /** Peak of memory V8 tracks outside its heap (Buffers, native objects held by JavaScript); NaN without the probe. */
+  readonly peakExternalBytes: number;
   readonly rssSource: '/usr/bin/time' | 'VmHWM' | 'none';
 }
 
@@ -64,9 +66,9 @@ export async function runCli(args: readonly string[], options: { readonly env?: 
   return { status, stdout, stderr, wallMs, ...heap, peakRssBytes: polledKb * 1024, rssSource: Number.isNaN(polledKb) ? 'none' : 'VmHWM' };
 }
 
-function heapPeaks(stderr: string): { peakHeapTotalBytes: number; peakHeapUsedBytes: number } {
+function heapPeaks(stderr: string): { peakHeapTotalBytes: number; peakHeapUsedBytes: number; peakExternalBytes: number } {
   const line = stderr.split('\n').find((l) => l.startsWith(PROBE_TAG));
-  if (!line) return { peakHeapTotalBytes: Number.NaN, peakHeapUsedBytes: Number.NaN };
-  const peak = JSON.parse(line.slice(PROBE_TAG.length + 1)) as { heapTotal: number; heapUsed: number };
-  return { peakHeapTotalBytes: peak.heapTotal, peakHeapUsedBytes: peak.heapUsed };
+  if (!line) return { peakHeapTotalBytes: Number.NaN, peakHeapUsedBytes: Number.NaN, peakExternalBytes: Number.NaN };
+  const peak = JSON.parse(line.slice(PROBE_TAG.length + 1)) as { heapTotal: number; heapUsed: number; external: number };
+  return { peakHeapTotalBytes: peak.heapTotal, peakHeapUsedBytes: peak.heapUsed, peakExternalBytes: peak.external };
 }

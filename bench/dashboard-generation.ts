@@ -26,7 +26,7 @@ async function measure(size: DashboardSize): Promise<Measured> {
     const warehouse = join(dir, 'warehouse.duckdb');
     await generateWarehouse(warehouse, { seriesRows: 9 * size.venues * size.days, venues: size.venues, summaryDays: size.days });
     const started = performance.now();
-    const page = await buildDashboard({ warehouse: { path: warehouse }, parquet: { dir: join(dir, 'parquet') } }, false, {});
+    const page = await buildDashboard({ warehouse: { path: warehouse, memoryLimit: '128MB' }, parquet: { dir: join(dir, 'parquet') } }, false, {});
     const file = writeDashboardFile(join(dir, 'dashboard.html'), page.html);
     const ms = performance.now() - started;
     return { ...size, ms, bytes: statSync(file).size };

@@ -91,7 +91,7 @@ async function normalizeOnly(bodies: SeriesBodies): Promise<{ rows: number; ms: 
   const context = { source: memoryClient(bodies), drift: new DriftReporter(), pageSize: 100 };
   let rows = 0;
   const started = performance.now();
-  for (const chain of plan.chains) for (const slice of chain.slices) rows += (await extractAnalytics(slice, context)).rows;
+  for (const chain of plan.chains()) for (const slice of chain.slices) rows += (await extractAnalytics(slice, context)).rows;
   return { rows, ms: performance.now() - started };
 }
 

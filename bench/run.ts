@@ -36,7 +36,7 @@ const SIZES = quick
   ? {
       b1: { venues: 20, days: 3, latencyMs: 20, concurrency: 16 },
       b2: { rows: 200_000 },
-      b3: { venues: 3, days: 10, concurrency: 16 },
+      b3: { venues: 50, days: 3, concurrency: 8 },
       b4: { venues: 3, historyDays: 30, lookbackDays: 3 },
       b5: { seriesRows: 300_000, venues: 100, summaryDays: 30 },
       b5x: { venues: 10, days: 20, rounds: 1 },
@@ -51,7 +51,7 @@ const SIZES = quick
   : {
       b1: { venues: 200, days: 7, latencyMs: 20, concurrency: 16, attempts: 2 },
       b2: { rows: 5_000_000, attempts: 2 },
-      b3: { venues: 20, days: 31, concurrency: 16 },
+      b3: { venues: 1000, days: 7, concurrency: 8 },
       b4: { venues: 20, historyDays: 30, lookbackDays: 3 },
       b5: { seriesRows: 10_000_000, venues: 1000, summaryDays: 90 },
       b5x: { venues: 300, days: 73, rounds: 3 },
@@ -69,7 +69,7 @@ const SIZES = quick
 const WHAT: Record<string, [string, string]> = {
   B1: ['backfill wall time against the simulator', '<= 1.20x'],
   B2: ['normalize + load throughput, committed', '>= 1M rows/s and >= 1.00x'],
-  B3: ['peak RSS of a backfill at S and 10 x S', '<= 300 MB, growth <= 15%'],
+  B3: ['peak RSS of a backfill at V and 5 x V venues', '<= 256 MB at 1,000 venues, growth <= 15%'],
   B4: ['second nightly run, nothing new upstream', 'requests = minimum, 0 rows'],
   B5: ['Parquet export, full and incremental', 'seconds and MB; only affected partitions'],
   B5X: ['incremental export at 1x and 10x warehouse size', '<= 1.30x'],

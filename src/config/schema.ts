@@ -82,7 +82,21 @@ export const ConfigSchema = z.strictObject({
     })
     .prefault({}),
   endpoints: z.array(UserEndpointRow).default([]),
-  warehouse: z.strictObject({ path: z.string().min(1).default('data/warehouse.duckdb') }).prefault({}),
+  warehouse: z
+    .strictObject({
+      path: z.string().min(1).default('data/warehouse.duckdb'),
+      /**
+       * DuckDB's memory limit while sync and backfill write (its buffer pool; beyond it DuckDB
+       * spills to a temporary folder beside the file). DuckDB's own default is 80 % of the
+       * machine's memory, so on a big host its cache could grow with the warehouse. At 32MB a
+       * 1,000-venue backfill peaked ~18 MB lower than at 128MB (docs/scaling.md, "Memory").
+       */
+      memoryLimit: z
+        .string()
+        .regex(/^\d+(\.\d+)?\s*(KB|MB|GB|TB|KiB|MiB|GiB|TiB)$/i, 'a size such as "128MB" or "1GB"')
+        .default('128MB'),
+    })
+    .prefault({}),
   parquet: z
     .strictObject({
       dir: z.string().min(1).default('data/parquet'),

@@ -65,9 +65,9 @@ function tracksOf(endpoint: EndpointRow, scope: PlanScope, until: string): Track
 /**
  * The nightly plan: every selected stream and scope id from its cursor minus the lookback (the
  * start date when there is no cursor) up to `until`. Snapshot streams get one slice each.
+ * Lazy: a chain is planned when it is taken (see backfillChains).
  */
-export function planSync(input: SyncPlanInput): Chain[] {
-  const chains: Chain[] = [];
+export function* syncChains(input: SyncPlanInput): Generator<Chain> {
   for (const stream of input.streams) {
     const endpoint = input.catalogue.endpointFor(stream);
     for (const scopeId of scopeIds(endpoint, input)) {
@@ -78,11 +78,15 @@ export function planSync(input: SyncPlanInput): Chain[] {
         const to = snapshot ? input.today : input.until;
         if (from > to) continue;
         const slices = slicesForRange(endpoint, scopeId, from, to, track.options);
-        if (slices.length > 0) chains.push({ stream, scopeId, slices });
+        if (slices.length > 0) yield { stream, scopeId, slices };
       }
     }
   }
-  return chains;
+}
+
+/** The nightly plan as a list (tests, pricing); a run takes syncChains lazily. */
+export function planSync(input: SyncPlanInput): Chain[] {
+  return [...syncChains(input)];
 }
 
 export interface BackfillPlanInput extends PlanScope {
@@ -91,9 +95,12 @@ export interface BackfillPlanInput extends PlanScope {
   readonly today: string;
 }
 
-/** A backfill: the same slices over [from, to] for every selected stream and scope id. */
-export function planBackfill(input: BackfillPlanInput): Chain[] {
-  const chains: Chain[] = [];
+/**
+ * A backfill: the same slices over [from, to] for every selected stream and scope id. Lazy: a
+ * chain is planned when the runner takes it, so a plan of thousands of venues over years is
+ * never held whole; only the chains in flight are.
+ */
+export function* backfillChains(input: BackfillPlanInput): Generator<Chain> {
   for (const stream of input.streams) {
     const endpoint = input.catalogue.endpointFor(stream);
     const snapshot = isSnapshotEndpoint(endpoint);
@@ -103,15 +110,19 @@ export function planBackfill(input: BackfillPlanInput): Chain[] {
         const slices = snapshot
           ? slicesForRange(endpoint, scopeId, input.today, input.today, track.options)
           : slicesForRange(endpoint, scopeId, input.from, input.to, track.options);
-        if (slices.length > 0) chains.push({ stream, scopeId, slices });
+        if (slices.length > 0) yield { stream, scopeId, slices };
       }
     }
   }
-  return chains;
+}
+
+/** A backfill plan as a list (tests, pricing of one venue); a run takes backfillChains lazily. */
+export function planBackfill(input: BackfillPlanInput): Chain[] {
+  return [...backfillChains(input)];
 }
 
 /** Requests a plan will make at least (list endpoints may need more pages). */
-export function plannedRequests(chains: readonly Chain[]): number {
+export function plannedRequests(chains: Iterable<Chain>): number {
   let total = 0;
   for (const chain of chains) for (const slice of chain.slices) total += requestCount(slice);
   return total;

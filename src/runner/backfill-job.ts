@@ -4,7 +4,7 @@ import { dayHorizonDays, historyGrains, summaryGrains, type ApiReadyConfig as Co
 import { ExitCode, UsageError } from '../errors/index.js';
 import type { Logger } from '../log/index.js';
 import { addDays, todayUtc } from '../calendar/index.js';
-import { planBackfill, plannedRequests, streamKey, type BackfillPlanInput, type Chain, type Slice } from '../plan/index.js';
+import { backfillChains, requestCount, streamKey, type BackfillPlanInput, type Chain, type Slice } from '../plan/index.js';
 import { executeRun, type RunResult } from './execute-run.js';
 import { checkAccess, clientFor } from './open-run.js';
 import { resolveScope, shardDetail } from './scope.js';
@@ -38,7 +38,8 @@ export interface BackfillOptions {
 export interface BackfillPlan {
   readonly backfillId: string;
   readonly catalogue: Catalogue;
-  readonly chains: readonly Chain[];
+  /** The plan, lazily: each call plans it again, a chain at a time (see backfillChains). */
+  readonly chains: () => Iterable<Chain>;
   readonly slices: number;
   /** Requests at least (one per window or summary period); list endpoints add a request per extra page. */
   readonly requests: number;
@@ -77,7 +78,9 @@ export function planBackfillRun(config: Config, options: BackfillOptions): Backf
     historyGrains: hourly,
     ...(horizon === undefined ? {} : { dayHorizonDays: horizon }),
   }));
-  const chains = planInputs.flatMap((input) => planBackfill(input));
+  const chains = function* (): Generator<Chain> {
+    for (const input of planInputs) yield* backfillChains(input);
+  };
   // historyGrains joins the parameters only when it is not the day alone, so the id of a backfill
   // planned before hours existed (and its progress) stays the same.
   const params = {
@@ -98,11 +101,25 @@ export function planBackfillRun(config: Config, options: BackfillOptions): Backf
   const keys = scope.streams.flatMap((stream) =>
     catalogue.endpointFor(stream).kind === 'series' ? hourly.map((grain) => streamKey(stream, grain === 'hour' ? 'hour' : undefined)) : [stream],
   );
-  const byStream = keys.map((key) => {
-    const own = chains.filter((c) => streamKey(c.stream, c.slices[0]?.grain) === key);
-    return { stream: key, slices: own.reduce((n, c) => n + c.slices.length, 0), requests: plannedRequests(own) };
-  });
-  return { backfillId, catalogue, chains, slices: byStream.reduce((n, s) => n + s.slices, 0), requests: plannedRequests(chains), byStream, params, planInputs };
+  // A counting pass over the lazy plan: the totals, not the slices, are kept.
+  const counts = new Map(keys.map((key) => [key, { stream: key, slices: 0, requests: 0 }]));
+  for (const chain of chains()) {
+    const count = counts.get(streamKey(chain.stream, chain.slices[0]?.grain));
+    if (!count) continue;
+    count.slices += chain.slices.length;
+    for (const slice of chain.slices) count.requests += requestCount(slice);
+  }
+  const byStream = [...counts.values()];
+  return {
+    backfillId,
+    catalogue,
+    chains,
+    slices: byStream.reduce((n, s) => n + s.slices, 0),
+    requests: byStream.reduce((n, s) => n + s.requests, 0),
+    byStream,
+    params,
+    planInputs,
+  };
 }
 
 /** A finished backfill asked again does nothing; otherwise it is a run. */
@@ -132,16 +149,21 @@ export async function runBackfill(config: Config, logger: Logger, options: Backf
       ...(options.signal ? { signal: options.signal } : {}),
     });
     try {
+      await warehouse.limitMemory(config.warehouse.memoryLimit);
       if (options.force) await warehouse.resetBackfill(plan.backfillId);
       const state = await warehouse.openBackfill('backfill', plan.params, { backfillId: plan.backfillId });
       // Said once, by the command on stdout (it was also a log line: the same words twice).
       if (state.finished) {
         return { backfillId: plan.backfillId, exitCode: ExitCode.ok, alreadyFinished: true, resumedSkipping: plan.slices };
       }
-      const chains = plan.chains
-        .map((chain) => ({ ...chain, slices: chain.slices.filter((slice) => !state.doneSliceKeys.has(slice.key)) }))
-        .filter((chain) => chain.slices.length > 0);
-      const skipping = plan.slices - chains.reduce((n, c) => n + c.slices.length, 0);
+      const done = state.doneSliceKeys;
+      const chains = function* (): Generator<Chain> {
+        for (const chain of plan.chains()) {
+          const slices = done.size === 0 ? chain.slices : chain.slices.filter((slice) => !done.has(slice.key));
+          if (slices.length > 0) yield { ...chain, slices };
+        }
+      };
+      const skipping = done.size;
       if (skipping > 0)
         logger.info(
           { backfillId: plan.backfillId, done: skipping, remaining: plan.slices - skipping },

@@ -9,6 +9,7 @@ import { streamKey, type Chain, type Slice } from '../plan/index.js';
 import type { CursorMove } from '../warehouse/slice-commit.js';
 import { isFatalForRun } from './fatal.js';
 import { GroupCommitter } from './group-committer.js';
+import { limitHeapGrowth } from './heap-growth.js';
 import { ProgressReporter } from './progress.js';
 import { runChains, type ChainRunResult } from './run-chains.js';
 import { runSlice } from './slice-runner.js';
@@ -25,7 +26,13 @@ export interface RunInput {
   readonly logger: Logger;
   readonly client: ApiClient;
   readonly warehouse: Warehouse;
-  readonly chains: readonly Chain[];
+  /**
+   * The plan, read lazily and more than once (a counting pass, then the run): each call starts
+   * it again. Only the chains in flight are held (see runChains).
+   */
+  readonly chains: () => Iterable<Chain>;
+  /** Chains worked on at once (MAX_CHAINS_IN_FLIGHT by default). */
+  readonly maxChainsInFlight?: number;
   readonly cursorFor: (slice: Slice) => CursorMove | undefined;
   readonly backfillFor?: (slice: Slice) => { backfillId: string; sliceKey: string } | undefined;
   readonly detail?: Readonly<Record<string, unknown>>;
@@ -74,8 +81,11 @@ export interface RunResult {
   readonly warnings: readonly string[];
 }
 
-/** Enough for groups of maxRows even when slices are small (~70 rows each in a backfill). */
-const MAX_CHAINS_IN_FLIGHT = 4096;
+/**
+ * Chains worked on at once. Enough for groups of maxRows even when slices are small (~70 rows
+ * each in a backfill); the plan is read only this far ahead of the work (see runChains).
+ */
+export const MAX_CHAINS_IN_FLIGHT = 4096;
 
 /**
  * Runs planned chains as one recorded run: streams whose rows resolve ids from other streams
@@ -86,6 +96,7 @@ export async function executeRun(input: RunInput): Promise<RunResult> {
   // Every request in flight or waiting out a backoff listens on the run's signal (and stops
   // listening when it ends), so more than Node's default of 10 at once is normal here, not a leak.
   if (input.signal) setMaxListeners(0, input.signal);
+  limitHeapGrowth();
   const started = Date.now();
   const requestsBefore = client.stats.requests;
   const retriesBefore = client.stats.retries;
@@ -108,7 +119,9 @@ async function runStarted(input: RunInput, runId: string, started: number, reque
   const log = logger.child({ runId });
   const drift = new DriftReporter(log);
   const grains = summaryGrains(config);
-  const planned = input.chains.reduce((n, chain) => n + chain.slices.length, 0);
+  // A counting pass over the lazy plan: slices per stream, nothing kept but the counts.
+  const plannedByStream = countSlices(input.chains());
+  const planned = [...plannedByStream.values()].reduce((n, count) => n + count, 0);
   const doneEarlier = input.doneEarlier ?? 0;
   const progress = new ProgressReporter(planned, () => client.stats.requests - requestsBefore, {
     logger: log,
@@ -121,7 +134,7 @@ async function runStarted(input: RunInput, runId: string, started: number, reque
   // slice waiting for its group's commit holds none of it, and the committer's queue bounds the
   // rows held; chains (one slice in flight each) are bounded only to keep the promises few.
   const extracting = new WeightedLimit(config.api.concurrency * 4);
-  const tally = new StreamTally(input.chains, client.stats.byStream);
+  const tally = new StreamTally(plannedByStream, client.stats.byStream);
   const committer = new GroupCommitter(warehouse, runId, {
     moreComing: () => extracting.busy,
     onCommitted: (commit, rowsWritten) => tally.written(commit.stream, rowsWritten),
@@ -144,7 +157,7 @@ async function runStarted(input: RunInput, runId: string, started: number, reque
     ...(input.signal ? { signal: input.signal } : {}),
   };
   const options = {
-    concurrency: MAX_CHAINS_IN_FLIGHT,
+    concurrency: input.maxChainsInFlight ?? MAX_CHAINS_IN_FLIGHT,
     ...(input.signal ? { signal: input.signal } : {}),
     runSlice: (slice: Slice) => {
       tally.started(slice);
@@ -182,8 +195,8 @@ async function runStarted(input: RunInput, runId: string, started: number, reque
   // A stream that resolves ids from others comes last: the accounts are looked up from the
   // roles this run has just committed.
   const dependent = (chain: Chain): boolean => input.catalogue.rowsOf(chain.stream).some((row) => row.resolve !== undefined);
-  const resolving = input.chains.filter(dependent);
-  const others = input.chains.filter((chain) => !dependent(chain));
+  const resolving = (): Iterable<Chain> => filtered(input.chains(), dependent);
+  const others = filtered(input.chains(), (chain) => !dependent(chain));
   progress.start();
   let first: ChainRunResult;
   let second: ChainRunResult;
@@ -192,8 +205,8 @@ async function runStarted(input: RunInput, runId: string, started: number, reque
     await committer.drain();
     second =
       first.fatal === undefined && !first.interrupted
-        ? await runChains(resolving, options)
-        : { done: 0, failed: 0, skipped: resolving.reduce((n, c) => n + c.slices.length, 0), rows: 0, interrupted: first.interrupted };
+        ? await runChains(resolving(), options)
+        : { done: 0, failed: 0, skipped: countOf(resolving()), rows: 0, interrupted: first.interrupted };
     await committer.drain();
   } finally {
     progress.stop();
@@ -246,6 +259,23 @@ async function runStarted(input: RunInput, runId: string, started: number, reque
     drift: drift.unknown,
     warnings: input.warnings ?? [],
   };
+}
+
+/** Slices per stream of a plan (its chains are read and dropped). */
+function countSlices(chains: Iterable<Chain>): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const chain of chains) counts.set(chain.stream, (counts.get(chain.stream) ?? 0) + chain.slices.length);
+  return counts;
+}
+
+function countOf(chains: Iterable<Chain>): number {
+  let slices = 0;
+  for (const chain of chains) slices += chain.slices.length;
+  return slices;
+}
+
+function* filtered(chains: Iterable<Chain>, keep: (chain: Chain) => boolean): Generator<Chain> {
+  for (const chain of chains) if (keep(chain)) yield chain;
 }
 
 /** "received SIGTERM" from an abort reason (an Error, a DOMException or anything else). */

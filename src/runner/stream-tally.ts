@@ -1,5 +1,5 @@
 import type { RequestCounts } from '../api/index.js';
-import type { Chain, Slice } from '../plan/index.js';
+import type { Slice } from '../plan/index.js';
 
 /** One stream's part of a run: the rows of the run summary and of `sync_runs.detail.streams`. */
 export interface StreamSummary {
@@ -31,11 +31,12 @@ export class StreamTally {
   private readonly requestsBefore = new Map<string, { requests: number; retries: number }>();
 
   constructor(
-    chains: readonly Chain[],
+    /** Planned slices per stream (a counting pass over the plan: the plan itself is not kept). */
+    planned: ReadonlyMap<string, number>,
     private readonly byStream: ReadonlyMap<string, RequestCounts>,
     private readonly now: () => number = () => Date.now(),
   ) {
-    for (const chain of chains) this.of(chain.stream).planned += chain.slices.length;
+    for (const [stream, slices] of planned) this.of(stream).planned += slices;
     // The client may have called for a stream before the run (the access check): only this run's calls count.
     for (const [stream, counts] of byStream) this.requestsBefore.set(stream, { requests: counts.requests, retries: counts.retries });
   }

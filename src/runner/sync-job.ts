@@ -3,7 +3,7 @@ import { dayHorizonDays, historyGrains, summaryGrains, type ApiReadyConfig as Co
 import { UsageError } from '../errors/index.js';
 import type { Logger } from '../log/index.js';
 import { addDays, minDate, todayUtc } from '../calendar/index.js';
-import { planSync } from '../plan/index.js';
+import { syncChains, type Chain } from '../plan/index.js';
 import type { Slice } from '../plan/index.js';
 import { executeRun, type RunResult } from './execute-run.js';
 import { checkAccess, clientFor } from './open-run.js';
@@ -72,24 +72,27 @@ export async function runSync(config: Config, logger: Logger, options: SyncOptio
       ...(options.signal ? { signal: options.signal } : {}),
     });
     try {
+      await warehouse.limitMemory(config.warehouse.memoryLimit);
       const cursors = new Map((await warehouse.readCursors()).map((c) => [cursorKey(c.stream, c.scopeId), c.cursorDate]));
       const grains = summaryGrains(config);
       const horizon = dayHorizonDays(config);
-      const chains = scope.parts.flatMap((part) =>
-        planSync({
-          catalogue,
-          ...part,
-          cursors,
-          startDate,
-          until,
-          today: clock.today,
-          lookbackDays: config.sync.lookbackDays,
-          windowDays: config.sync.windowDays,
-          grains,
-          historyGrains: historyGrains(config),
-          ...(horizon === undefined ? {} : { dayHorizonDays: horizon }),
-        }),
-      );
+      const inputs = scope.parts.map((part) => ({
+        catalogue,
+        ...part,
+        cursors,
+        startDate,
+        until,
+        today: clock.today,
+        lookbackDays: config.sync.lookbackDays,
+        windowDays: config.sync.windowDays,
+        grains,
+        historyGrains: historyGrains(config),
+        ...(horizon === undefined ? {} : { dayHorizonDays: horizon }),
+      }));
+      // Lazy: a chain is planned when the runner takes it (see syncChains).
+      const chains = function* (): Generator<Chain> {
+        for (const input of inputs) yield* syncChains(input);
+      };
       return await executeRun({
         job: options.job ?? 'sync',
         config,

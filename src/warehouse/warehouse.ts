@@ -1,5 +1,5 @@
 import type { DuckDBConnection, DuckDBInstance, DuckDBValue } from '@duckdb/node-api';
-import { EtlError } from '../errors/index.js';
+import { EtlError, UsageError } from '../errors/index.js';
 import type { SliceCommit } from './slice-commit.js';
 import type { MigrationStep } from './migrations.js';
 import { Mutex } from './mutex.js';
@@ -83,6 +83,20 @@ export class Warehouse {
    */
   commitSlices(runId: string, commits: readonly SliceCommit[]): Promise<CommitSlicesResult> {
     return this.transaction((session) => commitSlicesIn(session, runId, commits), `committing ${commits.length} slice(s)`);
+  }
+
+  /**
+   * Bounds DuckDB's buffer pool (`SET memory_limit`, for the whole instance) to `size`, a size
+   * the config has validated ("128MB"): a write run's memory then does not grow with the
+   * warehouse (DuckDB's default is 80 % of the machine's memory).
+   */
+  async limitMemory(size: string): Promise<void> {
+    this.assertOpen();
+    // Validated again here: the size is written into the statement (SET takes no parameter).
+    if (!/^\d+(\.\d+)?\s*[KMGT]i?B$/i.test(size)) throw new UsageError(`warehouse.memoryLimit is not a size: ${size}`, 'write a size such as "128MB" or "1GB"');
+    await this.mutex.run(async () => {
+      await this.writer.run(`SET memory_limit = '${size}'`);
+    });
   }
 
   readCursors(stream?: string): Promise<CursorRow[]> {

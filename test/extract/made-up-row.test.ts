@@ -116,7 +116,7 @@ it('plans, requests, normalizes, loads and exports a made-up list row added to t
       logger,
       client,
       warehouse,
-      chains,
+      chains: () => chains,
       cursorFor: (slice) => ({ mode: 'advance', date: slice.windowTo }),
     });
     expect(result.status, result.fatal).toBe('succeeded');
