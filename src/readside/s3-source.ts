@@ -49,14 +49,14 @@ async function createSecret(connection: DuckDBConnection, secret: DuckdbS3Secret
 }
 
 /**
- * What the views may reach once they exist: the lake's prefix only. httpfs needs external
- * access for its requests, so instead of switching everything off the folder seal's way, the
- * local file system is disabled and DuckDB's allow-list names the lake's prefix alone; with
- * external access then switched off, every other path or URL (COPY TO, ATTACH, INSTALL, other
- * buckets) is refused and none of the settings can be changed back.
+ * What the views may reach once they exist: the lake's prefix only. DuckDB's allow-list takes
+ * an `s3://` prefix like a folder, and with external access then switched off every other path
+ * or URL (local files, other buckets or prefixes, COPY TO, ATTACH, INSTALL) is refused and the
+ * settings cannot be changed back (checked without httpfs in test/readside/lake-s3-read.test.ts).
+ * Not also `disabled_filesystems = 'LocalFileSystem'`: set first it makes the allow-list itself
+ * fail to set, and set after it adds nothing the allow-list does not already refuse.
  */
-async function sealToLake(connection: DuckDBConnection, target: S3Target): Promise<void> {
-  await connection.run("SET disabled_filesystems = 'LocalFileSystem'");
+export async function sealToLake(connection: DuckDBConnection, target: S3Target): Promise<void> {
   await connection.run(`SET allowed_directories = [${literal(`${describeKey(target)}/`)}]`);
   await connection.run('SET enable_external_access = false');
 }

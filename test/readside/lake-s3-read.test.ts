@@ -1,7 +1,9 @@
 import { writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sealToLake } from '../../src/readside/s3-source.js';
 import { runCli, tempDir, V1 } from './fixture.js';
 
 const SECRET = 'lake-secret-key-that-must-never-be-printed';
@@ -60,5 +62,37 @@ describe('--parquet on an s3:// lake where httpfs cannot be loaded', () => {
     expect(run.stderr).toMatch(/~\/\.duckdb\/extensions\/v\d+\.\d+\.\d+\/[a-z0-9_]+\//);
     expect(run.stderr).toContain('aws s3 sync s3://venue-lake/prod DIR');
     expect(`${run.stdout}${run.stderr}`).not.toContain(SECRET);
+  });
+});
+
+describe('the seal of an s3:// lake session', () => {
+  it('lets paths under the lake through DuckDB’s permission check and refuses every other path, for good', async () => {
+    const instance = await DuckDBInstance.create(':memory:');
+    const connection = await instance.connect();
+    const attempt = async (sql: string): Promise<string> =>
+      connection.run(sql).then(
+        () => 'ok',
+        (error: unknown) => (error instanceof Error ? error.message.split('\n')[0]! : String(error)),
+      );
+    try {
+      await connection.run('SET autoinstall_known_extensions = false');
+      await sealToLake(connection, { bucket: 'venue-lake', prefix: 'prod' });
+      // Past the permission check: the read then needs httpfs, which this machine lacks.
+      expect(await attempt(`SELECT * FROM read_parquet('s3://venue-lake/prod/series_points/**/*.parquet')`)).not.toMatch(/Permission Error/);
+      for (const path of [
+        's3://venue-lake/other/x.parquet',
+        's3://venue-lake/prod-copy/x.parquet',
+        's3://another-bucket/prod/x.parquet',
+        join(tmpdir(), 'x.parquet'),
+      ]) {
+        expect(await attempt(`SELECT * FROM read_parquet('${path}')`), path).toMatch(/Permission Error: Cannot access file/);
+      }
+      expect(await attempt(`COPY (SELECT 1) TO 's3://venue-lake/prod/x.csv'`)).not.toBe('ok');
+      expect(await attempt('SET enable_external_access = true')).not.toBe('ok');
+      expect(await attempt(`SET allowed_directories = ['/']`)).not.toBe('ok');
+    } finally {
+      connection.closeSync();
+      instance.closeSync();
+    }
   });
 });
