@@ -37,7 +37,9 @@ export function localManifests(root: string): Manifest[] {
  * The entry each table's view takes its columns from, over every writer's manifest. Writers of
  * one version export the same schema; when they disagree (one writer upgraded before the
  * others) the newest export wins — its columns are the ones a new file has, and the view casts
- * the older files' columns by name to them. A table no manifest lists gets no entry: its view
+ * the older files' columns of the same names to its types. (A column that older files lack is
+ * not filled in: the glob reads without union_by_name, which would open every file's footer on
+ * each query — a request per file on an object store.) A table no manifest lists gets no entry: its view
  * then reads the types the Parquet files carry (a writer whose manifest is missing still
  * contributes its rows, because the views read files by glob, not by manifest).
  */
