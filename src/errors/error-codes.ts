@@ -82,6 +82,9 @@ export const ERROR_RULES = {
   VENUE_EXPORT_FOLDER_GONE: failed,
   VENUE_EXPORT_NOT_A_FOLDER: usage,
   VENUE_PARQUET_MISSING: failed,
+  // sql/report/dashboard --parquet on an s3:// lake without DuckDB's httpfs extension: fixed by
+  // installing it (or querying a local copy), not by running again.
+  VENUE_LAKE_HTTPFS_UNAVAILABLE: usage,
   VENUE_SQL_FAILED: failed,
   VENUE_SQL_READ_ONLY: failed,
 

@@ -51,3 +51,23 @@ export function isReadOnlyRefusal(error: unknown): boolean {
     duckdbMessage(error),
   );
 }
+
+/**
+ * `--parquet` on an `s3://` lake needs DuckDB's httpfs extension, which is not bundled and is
+ * never downloaded at run time (an offline or locked-down machine must not reach out on its
+ * own): the hint says how to install it once, or how to query a local copy instead.
+ */
+export function httpfsUnavailable(lake: string, version: string, platform: string, cause: unknown): EtlError {
+  return new EtlError(
+    'VENUE_LAKE_HTTPFS_UNAVAILABLE',
+    `cannot read ${lake}: DuckDB's httpfs extension (needed for s3:// lakes) is not installed here (${duckdbMessage(cause).split('\n')[0]})`,
+    {
+      hint:
+        `install it once on a machine with internet access: run \`INSTALL httpfs\` in DuckDB ${version} (the duckdb CLI or any client of that version), ` +
+        `or copy httpfs.duckdb_extension into ~/.duckdb/extensions/${version}/${platform}/; ` +
+        `or query a local copy: \`aws s3 sync ${lake} DIR\`, then set parquet.dir to DIR and run with --parquet again`,
+      cause,
+      details: { lake, duckdb: version, platform },
+    },
+  );
+}

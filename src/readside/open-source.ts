@@ -1,5 +1,7 @@
 import type { Config } from '../config/index.js';
+import { isS3Target } from '../lake/index.js';
 import { openParquetSource } from './parquet-source.js';
+import { openS3Source } from './s3-source.js';
 import { openWarehouseSource, type QuerySource, type WarehouseSourceOptions } from './warehouse-source.js';
 
 /** Waiting for another process's write lock (see WarehouseSourceOptions). */
@@ -8,9 +10,13 @@ export type QuerySourceOptions = Pick<WarehouseSourceOptions, 'waitMs' | 'logger
 /** The two paths the read side needs. */
 export type QuerySourcePaths = Pick<Config, 'warehouse' | 'parquet'>;
 
-/** The warehouse file read-only, or with `--parquet` the exported files behind same-named views. */
+/**
+ * The warehouse file read-only, or with `--parquet` the exported files behind same-named views:
+ * a local folder, or an `s3://` lake through DuckDB's httpfs.
+ */
 export function openQuerySource(config: QuerySourcePaths, parquet: boolean, options: QuerySourceOptions = {}): Promise<QuerySource> {
-  return parquet ? openParquetSource(config.parquet.dir) : openWarehouseSource(config.warehouse.path, options);
+  if (!parquet) return openWarehouseSource(config.warehouse.path, options);
+  return isS3Target(config.parquet.dir) ? openS3Source(config.parquet.dir, config.parquet.s3) : openParquetSource(config.parquet.dir);
 }
 
 /** Runs `work` on a source and always closes it (releasing the file lock). */

@@ -1,11 +1,12 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
-import { EXPORT_TABLES, readManifest, type ExportTable, type TableEntry } from '../export/index.js';
+import { EXPORT_TABLES, type ExportTable, type TableEntry } from '../export/index.js';
 import { identifier, literal } from '../export/sql-text.js';
 import { exportNotAFolder } from '../export/environment-errors.js';
 import { sql } from '../warehouse/sql-files.js';
 import { parquetMissing } from './errors.js';
+import { localManifests, tableEntries } from './lake-manifests.js';
 import { createReportMacros } from './report-macros.js';
 import { utcSession } from '../warehouse/read-connection.js';
 import type { QuerySource } from './warehouse-source.js';
@@ -17,13 +18,15 @@ function hasParquetFiles(dir: string): boolean {
 
 /**
  * The view standing in for one table: the exported files read the way any engine reads them
- * (README, "Parquet"), with the table's columns in the warehouse's order and types (the
- * manifest knows them). A table exported with no rows still gets a typed, empty view. Generated from
- * the manifest (paths and columns differ per export), so it is built here, not kept in sql/.
+ * (README, "Querying the lake"), every writer's files by one glob, with the table's columns in
+ * the warehouse's order and types (a manifest knows them). A table exported with no rows still
+ * gets a typed, empty view. Generated from the manifests (paths and columns differ per export),
+ * so it is built here, not kept in sql/.
+ *
+ * `tableDir` is the table's folder: a local path, or `s3://bucket/prefix/<table>`.
  */
-function viewSql(table: ExportTable, tableDir: string, entry: TableEntry | undefined): string | undefined {
+export function viewSql(table: ExportTable, tableDir: string, files: boolean, entry: TableEntry | undefined): string | undefined {
   const partitioned = table.partitionBy !== undefined;
-  const files = hasParquetFiles(tableDir);
   const columns = entry?.columns;
   if (files) {
     const source = partitioned
@@ -50,29 +53,33 @@ async function sealToFolder(connection: DuckDBConnection, root: string): Promise
   await connection.run('SET enable_external_access = false');
 }
 
+/** How a source over views is prepared before its views, and sealed after them. */
+export interface ViewSourceSteps {
+  /** Runs first (e.g. loading an extension, creating a secret). */
+  readonly prepare?: (connection: DuckDBConnection) => Promise<void>;
+  /** Runs last: limits what the SQL a user types may reach. */
+  readonly seal: (connection: DuckDBConnection) => Promise<void>;
+}
+
 /**
- * An in-memory DuckDB whose views are named like the warehouse tables and read the Parquet
- * export, so the same SQL runs on both and needs no lock on the warehouse file.
+ * An in-memory DuckDB whose views are named like the warehouse tables (the `statements`), with
+ * the reports' macros, sealed by `steps.seal`.
  */
-export async function openParquetSource(dir: string): Promise<QuerySource> {
-  const root = resolve(dir);
-  if (existsSync(root) && !statSync(root).isDirectory()) throw exportNotAFolder(root);
-  const manifest = readManifest(root);
-  const statements = EXPORT_TABLES.flatMap((table) => {
-    const sql = viewSql(table, join(root, table.name), manifest.tables[table.name]);
-    return sql ? [sql] : [];
-  });
-  if (statements.length === 0) throw parquetMissing(dir);
-  const instance = await DuckDBInstance.create(':memory:');
-  const connection = await instance.connect();
+export async function sourceOverViews(
+  instance: DuckDBInstance,
+  connection: DuckDBConnection,
+  statements: readonly string[],
+  steps: ViewSourceSteps,
+): Promise<QuerySource> {
   try {
     await utcSession(connection);
+    await steps.prepare?.(connection);
     for (const statement of statements) await connection.run(statement);
     const hasRoles = statements.some((s) => s.includes('"venue_roles"')) && statements.some((s) => s.includes('"project_roles"'));
     if (hasRoles) await connection.run(sql('views/current-roles.sql'));
     // The reports' shared row selections: macros only, so the migration runs as it is here.
     await createReportMacros(connection);
-    await sealToFolder(connection, root);
+    await steps.seal(connection);
   } catch (error) {
     connection.closeSync();
     instance.closeSync();
@@ -86,4 +93,24 @@ export async function openParquetSource(dir: string): Promise<QuerySource> {
       instance.closeSync();
     },
   };
+}
+
+/**
+ * An in-memory DuckDB whose views are named like the warehouse tables and read the Parquet
+ * export in a local folder — every writer's files and manifests in it — so the same SQL runs on
+ * both and needs no lock on the warehouse file.
+ */
+export async function openParquetSource(dir: string): Promise<QuerySource> {
+  const root = resolve(dir);
+  if (existsSync(root) && !statSync(root).isDirectory()) throw exportNotAFolder(root);
+  const entries = tableEntries(localManifests(root));
+  const statements = EXPORT_TABLES.flatMap((table) => {
+    const tableDir = join(root, table.name);
+    const sql = viewSql(table, tableDir, hasParquetFiles(tableDir), entries[table.name]);
+    return sql ? [sql] : [];
+  });
+  if (statements.length === 0) throw parquetMissing(dir);
+  const instance = await DuckDBInstance.create(':memory:');
+  const connection = await instance.connect();
+  return sourceOverViews(instance, connection, statements, { seal: (c) => sealToFolder(c, root) });
 }
