@@ -150,14 +150,7 @@ function crossCheck(config: LenientConfig): ConfigProblem[] {
   const dir = config.parquet?.dir;
   if (typeof dir === 'string' && isS3Target(dir)) {
     const parsed = parseS3Target(dir);
-    problems.push({
-      path: 'parquet.dir',
-      // Export, sql --parquet and report --parquet read and write local folders only so far.
-      message:
-        'problem' in parsed
-          ? parsed.problem
-          : 'is an s3:// target, which this version cannot export to yet: set a local folder (then copy it to the bucket, e.g. aws s3 sync)',
-    });
+    if ('problem' in parsed) problems.push({ path: 'parquet.dir', message: parsed.problem });
   }
   const timezone = config.schedule?.timezone;
   if (typeof timezone === 'string' && !isTimeZone(timezone)) {

@@ -81,6 +81,8 @@ export const ERROR_RULES = {
   VENUE_EXPORT_DISK_FULL: failed,
   VENUE_EXPORT_FOLDER_GONE: failed,
   VENUE_EXPORT_NOT_A_FOLDER: usage,
+  // Another warehouse exports as this writer: a config to fix (a writer name of its own), or --take-over.
+  VENUE_EXPORT_WRITER_TAKEN: usage,
   VENUE_PARQUET_MISSING: failed,
   VENUE_SQL_FAILED: failed,
   VENUE_SQL_READ_ONLY: failed,
