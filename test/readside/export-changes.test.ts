@@ -60,6 +60,7 @@ function failingStore(dir: string, okPuts: number): ExportStore {
   let puts = 0;
   return {
     location: local.location,
+    writer: local.writer,
     manifestLocation: local.manifestLocation,
     lock: (logger) => local.lock(logger),
     readManifest: () => local.readManifest(),
