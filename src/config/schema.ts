@@ -93,10 +93,7 @@ export const ConfigSchema = z.strictObject({
        * This worker's name in a lake several workers export into (e.g. the tenant): names its
        * data files (`data-<writer>.parquet`) and manifest. Absent: the default writer.
        */
-      writer: z
-        .string()
-        .regex(WRITER_NAME, 'must be 1–40 lower-case letters, digits, _ or -, starting with a letter or digit (e.g. "tenant-a")')
-        .optional(),
+      writer: z.string().regex(WRITER_NAME, 'must be 1–40 lower-case letters, digits, _ or -, starting with a letter or digit (e.g. "tenant-a")').optional(),
       /** How to reach an object store (endpoint, region, path style); read when `dir` is `s3://bucket/prefix`. */
       s3: S3Settings.optional(),
     })

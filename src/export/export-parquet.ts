@@ -207,10 +207,14 @@ function openObjectStore(options: ExportOptions): ObjectExportStore {
 function assertWriterFree(manifest: Manifest, warehouseId: string, store: ExportStore, takeOver: boolean): void {
   if (takeOver || manifest.warehouseId === undefined || manifest.warehouseId === warehouseId) return;
   const writer = describeWriter(store.writer);
-  throw new EtlError('VENUE_EXPORT_WRITER_TAKEN', `${writer} of ${store.location} is another warehouse's: its manifest (${store.manifestLocation}) was written by warehouse ${manifest.warehouseId}, not by this one (${warehouseId})`, {
-    hint: 'give this worker a writer of its own (set parquet.writer to a name of its own, e.g. the tenant), or run `venue-etl export --take-over` if this warehouse replaces that one (its files of this writer are then rewritten from this warehouse)',
-    details: { writer: store.writer, manifestWarehouse: manifest.warehouseId, warehouse: warehouseId },
-  });
+  throw new EtlError(
+    'VENUE_EXPORT_WRITER_TAKEN',
+    `${writer} of ${store.location} is another warehouse's: its manifest (${store.manifestLocation}) was written by warehouse ${manifest.warehouseId}, not by this one (${warehouseId})`,
+    {
+      hint: 'give this worker a writer of its own (set parquet.writer to a name of its own, e.g. the tenant), or run `venue-etl export --take-over` if this warehouse replaces that one (its files of this writer are then rewritten from this warehouse)',
+      details: { writer: store.writer, manifestWarehouse: manifest.warehouseId, warehouse: warehouseId },
+    },
+  );
 }
 
 function withChanges(manifest: Manifest, changes: ManifestChanges | undefined): Manifest {

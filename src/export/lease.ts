@@ -61,14 +61,17 @@ export async function acquireLease(objects: ObjectStore, writer: string, logger:
   if (readBack?.token !== mine.token) throw busy(where, writer, readBack ?? mine);
   heldInThisProcess.add(where);
   let renewing: Promise<void> = Promise.resolve();
-  const renewal = setInterval(() => {
-    renewing = objects
-      .putBytes(key, leaseBytes({ ...mine, renewedAt: new Date().toISOString() }))
-      .then(() => undefined)
-      .catch((error: unknown) => {
-        logger?.debug({ err: error }, 'could not renew the export lease; trying again');
-      });
-  }, (LEASE_SECONDS * 1000) / 3);
+  const renewal = setInterval(
+    () => {
+      renewing = objects
+        .putBytes(key, leaseBytes({ ...mine, renewedAt: new Date().toISOString() }))
+        .then(() => undefined)
+        .catch((error: unknown) => {
+          logger?.debug({ err: error }, 'could not renew the export lease; trying again');
+        });
+    },
+    (LEASE_SECONDS * 1000) / 3,
+  );
   renewal.unref();
   return async () => {
     clearInterval(renewal);
@@ -94,10 +97,14 @@ function busy(where: string, writer: string, holder: { host: string; pid: number
     holder.renewedAt !== undefined && holder.leaseSeconds !== undefined
       ? ` (its lease runs until ${new Date(Date.parse(holder.renewedAt) + holder.leaseSeconds * 1000).toISOString()} unless renewed)`
       : '';
-  return new EtlError('VENUE_EXPORT_BUSY', `another export (PID ${holder.pid} on ${holder.host}) is writing ${describeWriter(writer)}'s files of this lake${until}`, {
-    hint: `wait for it to finish; an export that was killed frees ${where} when its lease runs out (${LEASE_SECONDS} s), or at once when rerun on the same machine`,
-    details: { lease: where, host: holder.host, pid: holder.pid },
-  });
+  return new EtlError(
+    'VENUE_EXPORT_BUSY',
+    `another export (PID ${holder.pid} on ${holder.host}) is writing ${describeWriter(writer)}'s files of this lake${until}`,
+    {
+      hint: `wait for it to finish; an export that was killed frees ${where} when its lease runs out (${LEASE_SECONDS} s), or at once when rerun on the same machine`,
+      details: { lease: where, host: holder.host, pid: holder.pid },
+    },
+  );
 }
 
 function parseLease(bytes: Buffer | undefined): Lease | undefined {

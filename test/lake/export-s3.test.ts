@@ -137,7 +137,10 @@ const SERIES = `venue_id::VARCHAR AS venue_id, stream, metric, granularity::VARC
  * Rows of the glob over every writer's series files that are not in the union of the
  * warehouses, and the other way round (with multiplicity: a duplicate counts), plus the counts.
  */
-async function compareUnion(lake: string, warehouses: readonly string[]): Promise<{ lakeRows: number; warehouseRows: number; onlyInLake: number; onlyInWarehouses: number }> {
+async function compareUnion(
+  lake: string,
+  warehouses: readonly string[],
+): Promise<{ lakeRows: number; warehouseRows: number; onlyInLake: number; onlyInWarehouses: number }> {
   const instance = await DuckDBInstance.create(':memory:');
   const connection = await instance.connect();
   try {
@@ -169,9 +172,7 @@ describe('export into an s3:// lake', () => {
 
     const first = await objects(lake.target);
     const series = [...first.keys()].filter((k) => k.startsWith('series_points/')).sort();
-    expect(series).toEqual(
-      [USERS, DEVICES].flatMap((s) => ['01', '02', '03'].map((m) => `series_points/stream=${s}/month=2026-${m}/data.parquet`)).sort(),
-    );
+    expect(series).toEqual([USERS, DEVICES].flatMap((s) => ['01', '02', '03'].map((m) => `series_points/stream=${s}/month=2026-${m}/data.parquet`)).sort());
     expect(first.has('venues/data.parquet')).toBe(true);
     expect(first.has('_venue_etl_manifest.json')).toBe(true);
     const manifest = JSON.parse((await storeOf(lake.target).get('_venue_etl_manifest.json'))!.toString('utf8')) as {

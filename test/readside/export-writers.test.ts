@@ -38,7 +38,10 @@ async function warehouseWith(name: string, slices: readonly SliceCommit[]): Prom
 const partition = (month: string, file: string): string => join(parquet, 'series_points', `stream=${USERS}`, `month=2026-${month}`, file);
 
 async function globRows(): Promise<number> {
-  const [row] = await runOnFile(':memory:', `SELECT count(*)::INTEGER AS n FROM read_parquet('${parquet}/series_points/**/*.parquet', hive_partitioning = true)`);
+  const [row] = await runOnFile(
+    ':memory:',
+    `SELECT count(*)::INTEGER AS n FROM read_parquet('${parquet}/series_points/**/*.parquet', hive_partitioning = true)`,
+  );
   return Number(row!.n);
 }
 
