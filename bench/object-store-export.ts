@@ -76,5 +76,7 @@ function throughput(report: ExportReport): Throughput {
 }
 
 function rate(t: Throughput): string {
-  return `${(t.bytes / 1e6 / t.seconds).toFixed(1)} MB/s, ${fmt.rate(t.rows / t.seconds)} rows/s`;
+  const mbPerSecond = t.bytes / 1e6 / t.seconds;
+  // The generated data compresses to ~1.6 bytes a row: a few MB/s at most, so two decimals.
+  return `${mbPerSecond.toFixed(mbPerSecond < 10 ? 2 : 1)} MB/s, ${fmt.rate(t.rows / t.seconds)} rows/s`;
 }

@@ -12,10 +12,11 @@ import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { exportParquet } from '../../src/export/index.js';
-import { ObjectStore, parseS3Target, type S3Target } from '../../src/lake/index.js';
+import { MIN_PART_BYTES, ObjectStore, parseS3Target, type S3Target } from '../../src/lake/index.js';
 import { openWarehouse, type SliceCommit } from '../../src/warehouse/index.js';
 import { childEnv, runCli, type CliResult } from '../e2e/harness.js';
 import { S3_SERVER_START_TIMEOUT_MS, s3Server, type S3Server } from '../s3-server.js';
+import { runOnFile } from '../readside/fixture.js';
 import { seriesSlice, tempDir, VENUE_A, VENUE_B } from '../warehouse/helpers.js';
 
 const USERS = 'venue-users-history';
@@ -330,5 +331,34 @@ describe('the lease of an s3:// export (an object store has no locks)', () => {
       expect(keys).toContain(`series_points/stream=${USERS}/month=2026-01/data-tenant-a.parquet`);
       expect(keys).not.toContain('_venue_etl_lock-tenant-a.json');
     }
+  });
+});
+
+describe('a file above the multipart threshold', () => {
+  it('goes up in parts, and its ETag as listed matches the one in the manifest: the next export uploads nothing', async () => {
+    const warehouse = await warehouseWith('w', [days(VENUE_A, USERS, '2026-01-01', 3, 0)]);
+    // ~1M rows of random values in one partition: a Parquet file of several MiB.
+    await runOnFile(
+      warehouse,
+      `INSERT INTO series_points SELECT '${VENUE_B}', '${DEVICES}', 'm' || (i % 40000), 'day', TIMESTAMPTZ '2026-01-01 00:00:00+00' + to_days((i // 40000)::INTEGER), random(), 'run-x', now() FROM range(1000000) t(i)`,
+    );
+    const lake = freshLake();
+    const s3 = {
+      endpoint: server.endpoint,
+      forcePathStyle: true,
+      accessKeyId: server.accessKeyId,
+      secretAccessKey: server.secretAccessKey,
+      multipartThresholdBytes: MIN_PART_BYTES,
+      partSizeBytes: MIN_PART_BYTES,
+    };
+    const first = await exportParquet({ warehouse, dir: lake.url, s3 });
+    const key = `series_points/stream=${DEVICES}/month=2026-01/data.parquet`;
+    const listed = (await storeOf(lake.target).list('series_points/')).find((o) => o.key === key)!;
+    expect(listed.size).toBeGreaterThan(MIN_PART_BYTES);
+    // A multipart ETag is `<md5 of the parts' md5s>-<parts>`.
+    expect(listed.etag).toMatch(/-\d+$/);
+    expect(first.tables.find((t) => t.table === 'series_points')!.written).toBe(2);
+    const second = await exportParquet({ warehouse, dir: lake.url, s3 });
+    expect(second.tables.find((t) => t.table === 'series_points')).toMatchObject({ written: 0, unchanged: 2 });
   });
 });
