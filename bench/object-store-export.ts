@@ -24,7 +24,7 @@ interface Throughput {
   readonly files: number;
 }
 
-export async function objectStoreExportFigure(options: ExportDataOptions): Promise<Figure> {
+export async function objectStoreExportFigure(options: ExportDataOptions & { readonly attempts?: number }): Promise<Figure> {
   let server: BenchS3Server;
   try {
     server = await benchS3Server();
@@ -32,15 +32,25 @@ export async function objectStoreExportFigure(options: ExportDataOptions): Promi
     return notMeasured('B12', WHAT, TARGET, `no S3-compatible server: ${error instanceof Error ? error.message : String(error)}`);
   }
   const dir = mkdtempSync(join(tmpdir(), 'venue-etl-bench-b12-'));
-  const lake = `s3://${server.bucket}/bench-b12/${randomUUID()}`;
-  const parsed = parseS3Target(lake);
+  const root = `s3://${server.bucket}/bench-b12/${randomUUID()}`;
+  const parsed = parseS3Target(root);
   if (!('target' in parsed)) throw new Error(parsed.problem);
   const settings = { endpoint: server.endpoint, forcePathStyle: true, accessKeyId: server.accessKeyId, secretAccessKey: server.secretAccessKey };
   try {
     const warehouse = join(dir, 'warehouse.duckdb');
     await generateWarehouse(warehouse, options);
-    const local = throughput(await exportParquet({ warehouse, dir: join(dir, 'parquet') }));
-    const remote = throughput(await exportParquet({ warehouse, dir: lake, s3: settings }));
+    // Alternating, best of each: the first export also pays for reading the warehouse cold.
+    const locals: Throughput[] = [];
+    const remotes: Throughput[] = [];
+    const attempts = options.attempts ?? 1;
+    for (let attempt = 0; attempt < attempts; attempt++) {
+      // A fresh target each time: both exports are full.
+      locals.push(throughput(await exportParquet({ warehouse, dir: join(dir, `parquet-${attempt}`) })));
+      remotes.push(throughput(await exportParquet({ warehouse, dir: `${root}/${attempt}`, s3: settings })));
+    }
+    const best = (runs: Throughput[]): Throughput => runs.reduce((a, b) => (b.seconds < a.seconds ? b : a));
+    const local = best(locals);
+    const remote = best(remotes);
     const ratio = remote.bytes / remote.seconds / (local.bytes / local.seconds);
     return {
       id: 'B12',
@@ -51,6 +61,7 @@ export async function objectStoreExportFigure(options: ExportDataOptions): Promi
       target: TARGET,
       met: true,
       notes: [
+        `Best of ${attempts} alternating run${attempts > 1 ? 's' : ''} of each: local ${locals.map((t) => fmt.seconds(t.seconds * 1000)).join(', ')}; object store ${remotes.map((t) => fmt.seconds(t.seconds * 1000)).join(', ')}.`,
         `${fmt.count(local.rows)} rows in ${local.files} files (${fmt.mb(local.bytes)}): local folder ${fmt.seconds(local.seconds * 1000)}, ` +
           `object store ${fmt.seconds(remote.seconds * 1000)} (${fmt.mb(remote.bytes)}); the object store's bytes go over HTTP on loopback ` +
           `to Swift (proxy + object server, one replica), one PUT per file, up to 8 in flight`,

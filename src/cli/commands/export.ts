@@ -17,7 +17,7 @@ export const exportCommand: Command = {
     full: { type: 'boolean', description: 'read every partition instead of only those changed since the last export' },
     shard: {
       type: 'string',
-      description: `export as the writer of shard I of N (files data-shard<I>of<N>.parquet beside the other shards'), as sync --shard I/N filled this warehouse (default: ${SHARD_ENV})`,
+      description: `export as shard I of N's writer (files data-[<parquet.writer>-]shard<I>of<N>.parquet beside the other shards'), as sync --shard I/N filled this warehouse (default: ${SHARD_ENV})`,
       valueName: 'I/N',
     },
     'take-over': {
