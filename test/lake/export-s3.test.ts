@@ -70,7 +70,8 @@ function freshLake(): { url: string; target: S3Target } {
 function writeConfig(name: string, warehouse: string, lake: string, writer?: string): string {
   const path = join(temp.dir, `${name}.config.json`);
   const parquet = { dir: lake, ...(writer ? { writer } : {}), s3: { endpoint: server.endpoint, forcePathStyle: true } };
-  writeFileSync(path, JSON.stringify({ warehouse: { path: warehouse }, parquet }));
+  // Debug logging: every line the export can log is searched for the secret.
+  writeFileSync(path, JSON.stringify({ warehouse: { path: warehouse }, parquet, log: { level: 'debug' } }));
   return path;
 }
 
@@ -194,6 +195,8 @@ describe('export into an s3:// lake', () => {
     await new Promise((resolve) => setTimeout(resolve, 1100));
     const second = await exportCli(config);
     expectOk(second);
+    // The debug log was searched for the secret too.
+    expect(second.stderr).toMatch(/partition written/);
     const after = await objects(lake.target);
     const changed = `series_points/stream=${USERS}/month=2026-02/data.parquet`;
     const emptied = `series_points/stream=${DEVICES}/month=2026-03/data.parquet`;
