@@ -51,7 +51,14 @@ export class ObjectExportStore implements ExportStore {
   }
 
   async lock(logger: Logger | undefined): Promise<() => Promise<void>> {
-    const releaseLease = await acquireLease(this.objects, this.writer, logger);
+    let releaseLease: () => Promise<void>;
+    try {
+      releaseLease = await acquireLease(this.objects, this.writer, logger);
+    } catch (error) {
+      // Refused (another export holds the lease) or unreachable: nothing more goes out.
+      this.objects.close();
+      throw error;
+    }
     removeStaleStaging(logger);
     const staging = mkdtempSync(join(tmpdir(), `${STAGING_PREFIX}${process.pid}-`));
     this.staging = staging;
