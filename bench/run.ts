@@ -20,6 +20,7 @@ import { fmt, markdownTable, notMeasured, plainTable, type Figure } from './figu
 import { loadThroughputFigure } from './load-throughput.js';
 import { currentLoad, describeMachine, type Machine } from './machine.js';
 import { nightlyRerunFigure } from './nightly-rerun.js';
+import { objectStoreExportFigure } from './object-store-export.js';
 import { planRequestsFigure } from './plan-requests.js';
 import { incrementalScaleFigure, parquetExportRun, type ExportRun } from './parquet-export.js';
 import { receiverThroughputFigure } from './receiver-throughput.js';
@@ -47,6 +48,7 @@ const SIZES = quick
       ],
       b9: { venues: 20, days: 730 },
       b11: { venues: 10, days: 365, hourDays: 60 },
+      b12: { seriesRows: 300_000, venues: 100, summaryDays: 30 },
     }
   : {
       b1: { venues: 200, days: 7, latencyMs: 20, concurrency: 16, attempts: 2 },
@@ -64,6 +66,7 @@ const SIZES = quick
       // 1,000 venues (~29M series rows), not the 5,000 (~146M) the figure is about: at 5,000 the
       // build alone had not finished after 10 min on 2 cores at load 15-18 (580 MB written).
       b11: { venues: 1000, days: 365, hourDays: 120 },
+      b12: { seriesRows: 3_000_000, venues: 300, summaryDays: 90, attempts: 2 },
     };
 
 const WHAT: Record<string, [string, string]> = {
@@ -78,6 +81,7 @@ const WHAT: Record<string, [string, string]> = {
   B8: ['dashboard HTML at 20 and 1,000 venues x 1 year', 'seconds and MB'],
   B9: ['default 2-year plan requests, tiered summaries', '<= 1.0M per 1,000 venues'],
   B11: ['heaviest report and check on the big warehouse', 'seconds (< 10 s)'],
+  B12: ['Parquet export to an object store vs local disk', 'ratio (report)'],
 };
 
 async function figure(id: string, measure: () => Promise<Figure>): Promise<Figure | undefined> {
@@ -131,6 +135,7 @@ async function main(): Promise<void> {
   add(await figure('B8', () => dashboardGenerationFigure(SIZES.b8)));
   add(await figure('B9', async () => planRequestsFigure(SIZES.b9)));
   add(await figure('B11', () => bigWarehouseFigure(SIZES.b11)));
+  add(await figure('B12', () => objectStoreExportFigure(SIZES.b12)));
   machine.loadEnd = currentLoad();
   const elapsed = (Date.now() - started.getTime()) / 1000;
 

@@ -47,6 +47,9 @@ const ApiSchema = z.strictObject({
   accountsBatchSize: positiveInt(200).default(50),
 });
 
+/** `parquet.writer`: part of object and file names in a shared lake (README, "Writers and shards: one lake"). */
+const WRITER_NAME = /^[a-z0-9][a-z0-9_-]{0,39}$/;
+
 export const ConfigSchema = z.strictObject({
   /** Needed by the commands that call the API (sync, backfill, serve); see `requireApi`. */
   api: ApiSchema.optional(),
@@ -100,6 +103,11 @@ export const ConfigSchema = z.strictObject({
   parquet: z
     .strictObject({
       dir: z.string().min(1).default('data/parquet'),
+      /**
+       * This worker's name in a lake several workers export into (e.g. the tenant): names its
+       * data files (`data-<writer>.parquet`) and manifest. Absent: the default writer.
+       */
+      writer: z.string().regex(WRITER_NAME, 'must be 1–40 lower-case letters, digits, _ or -, starting with a letter or digit (e.g. "tenant-a")').optional(),
       /** How to reach an object store (endpoint, region, path style); read when `dir` is `s3://bucket/prefix`. */
       s3: S3Settings.optional(),
     })

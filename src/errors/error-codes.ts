@@ -81,6 +81,8 @@ export const ERROR_RULES = {
   VENUE_EXPORT_DISK_FULL: failed,
   VENUE_EXPORT_FOLDER_GONE: failed,
   VENUE_EXPORT_NOT_A_FOLDER: usage,
+  // Another warehouse exports as this writer: a config to fix (a writer name of its own), or --take-over.
+  VENUE_EXPORT_WRITER_TAKEN: usage,
   VENUE_PARQUET_MISSING: failed,
   // sql/report/dashboard --parquet on an s3:// lake without DuckDB's httpfs extension: fixed by
   // installing it (or querying a local copy), not by running again.

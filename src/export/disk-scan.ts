@@ -8,15 +8,18 @@ import type { StoredFile } from './store.js';
 
 /** What a table's folder holds now. */
 export interface TableDirState {
-  /** Our data files, by path below the table folder. */
+  /** This writer's data files, by path below the table folder (other writers' are left out, and alone). */
   readonly files: ReadonlyMap<string, StoredFile>;
-  /** `*.parquet` files that are not ours (another tool, an older layout): a glob would mix them in. */
+  /** `*.parquet` files that are no writer's data file (another tool, an older layout): a glob would mix them in. */
   readonly strays: readonly string[];
-  /** Temp files of an export that is gone (killed, or failed): see isStaleTemp. */
+  /** This writer's temp files of an export that is gone (killed, or failed): see isStaleTemp. */
   readonly temps: readonly string[];
 }
 
-export const TEMP_PREFIX = tempPrefix(dataFileName());
+/** The prefix of a writer's temp data files: each writer clears only its own. */
+export function dataTempPrefix(writer: string): string {
+  return tempPrefix(dataFileName(writer));
+}
 
 /**
  * A local file's identity: its size, and a version that changes whenever the file is replaced
@@ -27,20 +30,24 @@ export function identityOf(path: string): StoredFile {
   return { bytes: stat.size, version: `${stat.ino}:${stat.mtimeMs}` };
 }
 
-export function scanTableDir(tableDir: string, partitioned: boolean): TableDirState {
+export function scanTableDir(tableDir: string, partitioned: boolean, writer: string): TableDirState {
   const files = new Map<string, StoredFile>();
   const strays: string[] = [];
   const temps: string[] = [];
   if (!existsSync(tableDir)) return { files, strays, temps };
-  const ours = (key: string) => (partitioned ? parsePartitionKey(key) !== undefined : isDataFileName(key));
+  const fileName = dataFileName(writer);
+  const prefix = dataTempPrefix(writer);
+  const ours = (key: string) => (partitioned ? parsePartitionKey(key, fileName) !== undefined : key === fileName);
+  // Another writer's file where a data file belongs is never a stray: it is never touched.
+  const anyWriters = (key: string) => (partitioned ? parsePartitionKey(key) !== undefined : isDataFileName(key));
   for (const entry of readdirSync(tableDir, { recursive: true, withFileTypes: true })) {
     if (!entry.isFile()) continue;
     const path = join(entry.parentPath, entry.name);
     const key = relative(tableDir, path).split(sep).join('/');
-    if (entry.name.startsWith(TEMP_PREFIX)) {
-      if (isStaleTemp(entry.name, TEMP_PREFIX)) temps.push(path);
+    if (entry.name.startsWith(prefix)) {
+      if (isStaleTemp(entry.name, prefix)) temps.push(path);
     } else if (ours(key)) files.set(key, identityOf(path));
-    else if (entry.name.endsWith('.parquet')) strays.push(path);
+    else if (entry.name.endsWith('.parquet') && !anyWriters(key)) strays.push(path);
   }
   return { files, strays, temps };
 }

@@ -7,11 +7,13 @@ import { openReadConnection } from '../warehouse/read-connection.js';
 import { forgetExportChanges } from '../warehouse/export-changes.js';
 import { fingerprintPartitions, parsePartitionKey, partitionKey, tableColumns, type PartitionRef, type PartitionState } from './fingerprint.js';
 import { manifestText, parseManifest, type ColumnInfo, type Manifest, type ManifestChanges, type PartitionEntry, type TableEntry } from './manifest.js';
-import { dataFileName, EXPORT_TABLES, PARTITION_KEYS, type ExportTable } from './tables.js';
+import { dataFileName, describeWriter, EXPORT_TABLES, PARTITION_KEYS, type ExportTable } from './tables.js';
 import { exportEnvironmentError } from './environment-errors.js';
 import { Pipeline } from './pipeline.js';
 import { readChangeState, seqRanges, whyFull, type ChangeState } from './changes.js';
 import { LocalFolderStore } from './local-store.js';
+import { ObjectExportStore } from './object-export-store.js';
+import { isS3Target, parseS3Target, type S3SettingsInput } from '../lake/index.js';
 import type { ExportStore, StoredFile } from './store.js';
 import { copyPartition } from './write-file.js';
 import type { ExportReport, TableExportReport } from './export-report.js';
@@ -28,8 +30,22 @@ export interface ExportOptions {
    * Default: READ_ONLY, which any number of other reading processes can share.
    */
   readonly shareWithWriters?: boolean;
-  /** `parquet.dir`: `<dir>/<table>/…` plus the manifest. */
+  /** `parquet.dir`: `<dir>/<table>/…` plus the manifest; a local folder or `s3://bucket/prefix`. */
   readonly dir: string;
+  /** `parquet.s3`: how to reach the object store when `dir` is an s3:// target. */
+  readonly s3?: S3SettingsInput;
+  /**
+   * The writer id (tables.ts, writerId; README, "Writers and shards: one lake"): names this
+   * export's data files and manifest, so several workers export into one lake. '' (default):
+   * `data.parquet` and `_venue_etl_manifest.json`.
+   */
+  readonly writer?: string;
+  /**
+   * Export as this writer even when its manifest was written by another warehouse (`export
+   * --take-over`): this warehouse replaces that one. Otherwise such an export is refused
+   * (VENUE_EXPORT_WRITER_TAKEN): two workers with one writer id would delete each other's rows.
+   */
+  readonly takeOver?: boolean;
   /**
    * Where the files go instead of the local folder `dir` (an object store); `dir` then only
    * names the target in messages.
@@ -80,13 +96,15 @@ export function selectTables(names: readonly string[] | undefined): readonly Exp
 export async function exportParquet(options: ExportOptions): Promise<ExportReport> {
   const started = performance.now();
   const tables = selectTables(options.tables);
-  const dir = options.store?.location ?? resolve(options.dir);
+  const onObjectStore = options.store === undefined && isS3Target(options.dir);
+  const dir = options.store?.location ?? (onObjectStore ? options.dir : resolve(options.dir));
   const path = typeof options.warehouse === 'string' ? options.warehouse : options.warehouse.path;
   let local: LocalFolderStore | undefined;
   try {
     let store: ExportStore;
     if (options.store !== undefined) store = options.store;
-    else store = local = LocalFolderStore.open(dir);
+    else if (onObjectStore) store = openObjectStore(options);
+    else store = local = LocalFolderStore.open(dir, options.writer ?? '');
     const release = await store.lock(options.logger);
     try {
       const source = await openReadConnection(path, {
@@ -104,6 +122,10 @@ export async function exportParquet(options: ExportOptions): Promise<ExportRepor
         let progress: ExportProgress | undefined;
         try {
           state = await readChangeState(connection);
+          if (state !== undefined) {
+            assertWriterFree(manifest, state.warehouseId, store, options.takeOver ?? false);
+            manifest = { ...manifest, writerId: store.writer, warehouseId: state.warehouseId };
+          }
           fullReason = whyFull(manifest, state, options.full ?? false);
           if (fullReason !== undefined) options.logger?.info({ reason: fullReason }, 'reading every partition');
           // While the export runs, the manifest claims the warehouse state it claimed before
@@ -165,8 +187,34 @@ export async function exportParquet(options: ExportOptions): Promise<ExportRepor
       await release();
     }
   } catch (error) {
-    throw options.store ? error : exportEnvironmentError(error, dir, local?.folder);
+    throw options.store !== undefined || onObjectStore ? error : exportEnvironmentError(error, dir, local?.folder);
   }
+}
+
+function openObjectStore(options: ExportOptions): ObjectExportStore {
+  const parsed = parseS3Target(options.dir);
+  // The config check refuses a malformed target first; this is for callers that skip it.
+  if ('problem' in parsed) throw new UsageError(`parquet.dir ${parsed.problem}`, 'write s3://bucket/prefix');
+  return ObjectExportStore.open(parsed.target, options.s3, options.writer ?? '', options.signal);
+}
+
+/**
+ * Refuses to export as a writer whose manifest another warehouse wrote: two workers with one
+ * writer id (a copied config without its own parquet.writer, a shard run twice from two
+ * machines) would each delete the other's files as rows that are gone. A manifest that says no
+ * warehouse (absent, unreadable, or older) is no conflict.
+ */
+function assertWriterFree(manifest: Manifest, warehouseId: string, store: ExportStore, takeOver: boolean): void {
+  if (takeOver || manifest.warehouseId === undefined || manifest.warehouseId === warehouseId) return;
+  const writer = describeWriter(store.writer);
+  throw new EtlError(
+    'VENUE_EXPORT_WRITER_TAKEN',
+    `${writer} of ${store.location} is another warehouse's: its manifest (${store.manifestLocation}) was written by warehouse ${manifest.warehouseId}, not by this one (${warehouseId})`,
+    {
+      hint: 'give this worker a writer of its own (set parquet.writer to a name of its own, e.g. the tenant), or run `venue-etl export --take-over` if this warehouse replaces that one (its files of this writer are then rewritten from this warehouse)',
+      details: { writer: store.writer, manifestWarehouse: manifest.warehouseId, warehouse: warehouseId },
+    },
+  );
 }
 
 function withChanges(manifest: Manifest, changes: ManifestChanges | undefined): Manifest {
@@ -252,6 +300,7 @@ async function planTable(
   const started = performance.now();
   const logger = log?.child({ table: table.name });
   const partitioned = table.partitionBy !== undefined;
+  const fileName = dataFileName(store.writer);
   const columns = await tableColumns(connection, table.name);
   if (columns.length === 0) {
     const disk = new Map<string, StoredFile>();
@@ -265,22 +314,22 @@ async function planTable(
   let checked: number;
   const carried: Record<string, PartitionEntry> = {};
   if (dirty === undefined || previous === undefined) {
-    current = await fingerprintPartitions(connection, table, columns);
+    current = await fingerprintPartitions(connection, table, columns, fileName);
     checked = current.length;
   } else {
     // The marked partitions, plus every file that is not what the manifest says (edited,
     // deleted, or not in it): the cheap folder scan catches what the marks cannot.
     const keys = new Set<string>();
-    if (partitioned) for (const ref of dirty.partitions) keys.add(partitionKey(ref.stream, ref.month));
-    else if (dirty.marked) keys.add(dataFileName());
+    if (partitioned) for (const ref of dirty.partitions) keys.add(partitionKey(ref.stream, ref.month, fileName));
+    else if (dirty.marked) keys.add(fileName);
     for (const [key, old] of Object.entries(previous.partitions)) if (!sameFile(old, disk.get(key))) keys.add(key);
     for (const key of disk.keys()) if (previous.partitions[key] === undefined) keys.add(key);
     for (const [key, old] of Object.entries(previous.partitions)) if (!keys.has(key)) carried[key] = old;
     checked = keys.size;
-    if (!partitioned) current = keys.size > 0 ? await fingerprintPartitions(connection, table, columns) : [];
+    if (!partitioned) current = keys.size > 0 ? await fingerprintPartitions(connection, table, columns, fileName) : [];
     else {
-      const refs = [...keys].map(parsePartitionKey).filter((ref): ref is PartitionRef => ref !== undefined);
-      current = await fingerprintPartitions(connection, table, columns, refs);
+      const refs = [...keys].map((key) => parsePartitionKey(key, fileName)).filter((ref): ref is PartitionRef => ref !== undefined);
+      current = await fingerprintPartitions(connection, table, columns, fileName, refs);
     }
   }
   const toWrite = current.filter((partition) => !isUnchanged(partition, previous?.partitions[partition.key], disk.get(partition.key))).length;

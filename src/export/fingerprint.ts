@@ -1,5 +1,5 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { dataFileName, isDataFileName, monthExpression, monthRangeFilter, type ExportTable } from './tables.js';
+import { isDataFileName, monthExpression, monthRangeFilter, type ExportTable } from './tables.js';
 import { sql } from '../warehouse/sql-files.js';
 import { identifier, literal } from './sql-text.js';
 import type { ColumnInfo } from './manifest.js';
@@ -20,9 +20,9 @@ export async function tableColumns(connection: DuckDBConnection, table: string):
 }
 
 /** Hive path segment: `stream=<value>`; percent-encodes anything that is not safe in a path. */
-export function partitionKey(stream: string, month: string): string {
+export function partitionKey(stream: string, month: string, fileName: string): string {
   const safe = /^[A-Za-z0-9._-]+$/.test(stream) ? stream : encodeURIComponent(stream);
-  return `stream=${safe}/month=${month}/${dataFileName()}`;
+  return `stream=${safe}/month=${month}/${fileName}`;
 }
 
 /**
@@ -35,6 +35,8 @@ export async function fingerprintPartitions(
   connection: DuckDBConnection,
   table: ExportTable,
   columns: readonly ColumnInfo[],
+  /** The writer's data file name (dataFileName), the last part of every key. */
+  fileName: string,
   only?: readonly PartitionRef[],
 ): Promise<PartitionState[]> {
   const hash = `hash(${columns.map((c) => identifier(c.name)).join(', ')})`;
@@ -44,7 +46,7 @@ export async function fingerprintPartitions(
          FROM (SELECT ${hash} AS h FROM ${identifier(table.name)})`,
     );
     const row = reader.getRowObjectsJson()[0];
-    return [{ key: dataFileName(), rows: Number(row.n), fingerprint: `${row.n}:${row.s}:${row.x}` }];
+    return [{ key: fileName, rows: Number(row.n), fingerprint: `${row.n}:${row.s}:${row.x}` }];
   }
   if (only !== undefined && only.length === 0) return [];
   const reader = await connection.runAndReadAll(
@@ -56,7 +58,7 @@ export async function fingerprintPartitions(
   return reader.getRowObjectsJson().map((row) => {
     const stream = String(row.stream);
     const month = String(row.month);
-    return { key: partitionKey(stream, month), stream, month, rows: Number(row.n), fingerprint: `${row.n}:${row.s}:${row.x}` };
+    return { key: partitionKey(stream, month, fileName), stream, month, rows: Number(row.n), fingerprint: `${row.n}:${row.s}:${row.x}` };
   });
 }
 
@@ -66,10 +68,13 @@ export interface PartitionRef {
   readonly month: string;
 }
 
-/** `stream=<s>/month=<m>/<data file>` → its stream and month; undefined for another shape. */
-export function parsePartitionKey(key: string): PartitionRef | undefined {
+/**
+ * `stream=<s>/month=<m>/<data file>` → its stream and month; undefined for another shape. With
+ * `fileName`, only that writer's file (dataFileName) parses; without, any writer's.
+ */
+export function parsePartitionKey(key: string, fileName?: string): PartitionRef | undefined {
   const match = /^stream=([^/]+)\/month=(\d{4}-\d{2})\/([^/]+)$/.exec(key);
-  if (!match || !isDataFileName(match[3])) return undefined;
+  if (!match || !(fileName === undefined ? isDataFileName(match[3]) : match[3] === fileName)) return undefined;
   try {
     return { stream: decodeURIComponent(match[1]), month: match[2] };
   } catch {

@@ -5,6 +5,11 @@ import { writeFileAtomic } from './atomic-file.js';
 
 export const MANIFEST_FILE = '_venue_etl_manifest.json';
 
+/** A writer's manifest at the lake root: MANIFEST_FILE for the default writer, `_venue_etl_manifest-<id>.json` otherwise. */
+export function manifestFileName(writer = ''): string {
+  return writer === '' ? MANIFEST_FILE : `_venue_etl_manifest-${writer}.json`;
+}
+
 /**
  * The manifest's format. 2: a file's identity is `bytes` + `version` (a local file's inode and
  * mtime, an object's ETag) and the manifest says which warehouse state it follows (`changes`).
@@ -46,6 +51,13 @@ const manifestSchema = z.object({
   format: z.literal(MANIFEST_FORMAT),
   writer: z.literal('venue-etl'),
   exportedAt: z.string(),
+  /** The writer id (README, "Writers and shards: one lake"); '' for the default writer. Absent in older manifests. */
+  writerId: z.string().optional(),
+  /**
+   * The warehouse (warehouse_meta's id) whose export wrote the manifest: another warehouse
+   * exporting as the same writer is refused (VENUE_EXPORT_WRITER_TAKEN). Absent in older manifests.
+   */
+  warehouseId: z.string().optional(),
   /** Absent: written by a full export that could not forget marks. */
   changes: changesSchema.readonly().optional(),
   tables: z.record(z.string(), tableSchema.readonly()).readonly(),
@@ -76,12 +88,12 @@ export function manifestText(manifest: Manifest): string {
   return `${JSON.stringify(manifest, null, 2)}\n`;
 }
 
-/** The manifest of a local folder `dir` (see parseManifest). */
-export function readManifest(dir: string): Manifest {
-  const path = join(dir, MANIFEST_FILE);
+/** A writer's manifest in a local folder `dir` (see parseManifest). */
+export function readManifest(dir: string, writer = ''): Manifest {
+  const path = join(dir, manifestFileName(writer));
   return parseManifest(existsSync(path) ? readFileSync(path, 'utf8') : undefined);
 }
 
-export function writeManifest(dir: string, manifest: Manifest): void {
-  writeFileAtomic(join(dir, MANIFEST_FILE), manifestText(manifest));
+export function writeManifest(dir: string, manifest: Manifest, writer = ''): void {
+  writeFileAtomic(join(dir, manifestFileName(writer)), manifestText(manifest));
 }

@@ -12,12 +12,14 @@ export interface StoredFile {
  * deletion and manifest read or write goes through this, so a local folder (LocalFolderStore)
  * and an object store implement the same few calls:
  *
- * - `lock` — one export per target at a time (local: a pid lock file); also clears what an
- *   interrupted export left behind (temp files).
+ * - `lock` — one export per target and writer at a time (local: a pid lock file; an object
+ *   store: a lease object); also clears what an interrupted export left behind (temp files).
  * - `readManifest` / `writeManifest` — the manifest's text beside the data, replaced whole
  *   (local: temp + fsync + rename; an object store: one PUT, atomic per object).
- * - `listTable` — our data files of a table by key, with their StoredFile (files that are not
- *   ours are removed: one glob over the target must read only what the export wrote).
+ * - `listTable` — this writer's data files of a table by key, with their StoredFile. Other
+ *   writers' data files (tables.ts, isDataFileName) are never listed, replaced or deleted; a
+ *   local folder removes `*.parquet` files no writer would name so (one glob over the target
+ *   must read only what exports wrote), an object store only warns of them (a shared bucket).
  * - `stagingFile` + `put` — DuckDB writes a file to a local path (COPY needs one); `put` makes
  *   it the file at `key` whole, so a reader sees the old file or the new one, never part of
  *   one (local: fsync + rename; an object store: a single or multipart upload), and deletes
@@ -31,6 +33,8 @@ export interface StoredFile {
 export interface ExportStore {
   /** For messages and the report: the folder (or URL) written. */
   readonly location: string;
+  /** The writer id (tables.ts, writerId): '' for the default writer. Names its files and manifest. */
+  readonly writer: string;
   /** Where the manifest is, for the report. */
   readonly manifestLocation: string;
   lock(logger: Logger | undefined): Promise<() => Promise<void>>;

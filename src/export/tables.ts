@@ -28,18 +28,35 @@ export const EXPORT_TABLES: readonly ExportTable[] = [
 ];
 
 /**
- * The name of the one data file of a partition (or of an unpartitioned table). Every name the
- * export writes, lists or parses comes from here and from isDataFileName, so a writer's id can
- * join it later (`data-<id>.parquet`, one file per writer in the same partition) in one place.
+ * A writer's id (README, "Writers and shards: one lake"): `parquet.writer` (checked by the
+ * config schema), then `shard<I>of<N>` when the worker runs a shard, joined by `-`; empty for
+ * the default writer.
  */
-export function dataFileName(): string {
-  return 'data.parquet';
+export function writerId(writer: string | undefined, shard: { readonly index: number; readonly count: number } | undefined): string {
+  const parts = [writer ?? '', shard === undefined ? '' : `shard${shard.index}of${shard.count}`].filter((part) => part !== '');
+  return parts.join('-');
 }
 
-/** Whether a file name below a table is one of ours (see dataFileName). */
-export function isDataFileName(name: string): boolean {
-  return name === dataFileName();
+/** How messages name a writer. */
+export function describeWriter(writer: string): string {
+  return writer === '' ? 'the default writer' : `writer "${writer}"`;
 }
+
+/**
+ * The name of a writer's data file in a partition (or of an unpartitioned table): `data.parquet`
+ * for the default writer (folders exported before writers existed keep working), else
+ * `data-<id>.parquet` beside the other writers' files, so one glob reads every writer's rows.
+ * Every name the export writes, lists or parses comes from here and from isDataFileName.
+ */
+export function dataFileName(writer = ''): string {
+  return writer === '' ? 'data.parquet' : `data-${writer}.parquet`;
+}
+
+/** Whether a file name below a table is a data file of any writer (never removed as a stray). */
+export function isDataFileName(name: string): boolean {
+  return name === dataFileName() || /^data-[a-z0-9][a-z0-9_-]*\.parquet$/.test(name);
+}
+
 export const PARTITION_KEYS = ['stream', 'month'] as const;
 
 /**

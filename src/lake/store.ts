@@ -22,6 +22,8 @@ import { describeKey, keyUnder, type S3Target } from './target.js';
 export interface LakeObject {
   readonly key: string;
   readonly size: number;
+  /** The object's ETag without quotes ('' when the store sent none): it changes whenever the object is rewritten. */
+  readonly etag: string;
 }
 
 /** Progress of a multipart upload: called after each part is stored (the object is not visible yet). */
@@ -120,7 +122,7 @@ export class ObjectStore {
       );
       for (const item of page.Contents ?? []) {
         if (item.Key === undefined || !item.Key.startsWith(base)) continue;
-        objects.push({ key: item.Key.slice(base.length), size: item.Size ?? 0 });
+        objects.push({ key: item.Key.slice(base.length), size: item.Size ?? 0, etag: unquote(item.ETag) });
       }
       token = page.IsTruncated === true ? page.NextContinuationToken : undefined;
     } while (token !== undefined);
@@ -129,9 +131,10 @@ export class ObjectStore {
 
   /**
    * Uploads a local file as one whole object (replacing any object of that key): one PUT up to
-   * `multipartThresholdBytes`, a multipart upload above it.
+   * `multipartThresholdBytes`, a multipart upload above it. Returns the new object's ETag (as
+   * list reports it).
    */
-  async putFile(localPath: string, key: string): Promise<void> {
+  async putFile(localPath: string, key: string): Promise<{ etag: string }> {
     const where = describeKey(this.target, key);
     let size: number;
     try {
@@ -147,18 +150,25 @@ export class ObjectStore {
       } catch (error) {
         throw fileError(error, localPath, where);
       }
-      // A Buffer, not a stream: the SDK can then retry the request after a dropped connection.
-      await this.send('upload of', where, () =>
-        this.client.send(new PutObjectCommand({ Bucket: this.target.bucket, Key: keyUnder(this.target, key), Body: body }), {
-          abortSignal: this.signal,
-        }),
-      );
-      return;
+      return this.putBytes(key, body);
     }
-    await this.putMultipart(localPath, key, size, where);
+    return this.putMultipart(localPath, key, size, where);
   }
 
-  private async putMultipart(localPath: string, key: string, size: number, where: string): Promise<void> {
+  /** Bytes held in memory (the manifest, a lease) as one whole object, by a single PUT; returns its ETag. */
+  async putBytes(key: string, body: Buffer): Promise<{ etag: string }> {
+    const where = describeKey(this.target, key);
+    await this.checkCredentials('upload of', where);
+    // A Buffer, not a stream: the SDK can then retry the request after a dropped connection.
+    const answer = await this.send('upload of', where, () =>
+      this.client.send(new PutObjectCommand({ Bucket: this.target.bucket, Key: keyUnder(this.target, key), Body: body }), {
+        abortSignal: this.signal,
+      }),
+    );
+    return { etag: unquote(answer.ETag) };
+  }
+
+  private async putMultipart(localPath: string, key: string, size: number, where: string): Promise<{ etag: string }> {
     const Bucket = this.target.bucket;
     const Key = keyUnder(this.target, key);
     const partSize = Math.max(this.settings.partSizeBytes, Math.ceil(size / MAX_PARTS));
@@ -189,11 +199,12 @@ export class ObjectStore {
         done.push({ PartNumber: partNumber, ETag: uploaded.ETag });
         await this.onPart?.({ key, partNumber, parts, bytesDone: offset + length, bytesTotal: size });
       }
-      await this.send('upload of', where, () =>
+      const completed = await this.send('upload of', where, () =>
         this.client.send(new CompleteMultipartUploadCommand({ Bucket, Key, UploadId, MultipartUpload: { Parts: done } }), {
           abortSignal: this.signal,
         }),
       );
+      return { etag: unquote(completed.ETag) };
     } catch (error) {
       // The stored parts are invisible but billed; abort them (a failed abort changes nothing
       // for the reader: the object was never completed). No abort signal: the abort must go out.
@@ -292,6 +303,11 @@ function addContentMd5(request: unknown): void {
 
 function isHttpRequest(value: unknown): value is { headers: Record<string, string>; body?: unknown } {
   return typeof value === 'object' && value !== null && 'headers' in value && typeof value.headers === 'object' && value.headers !== null;
+}
+
+/** ETags travel quoted (`"abc"`); stores differ in whether list and PUT answers keep the quotes. */
+function unquote(etag: string | undefined): string {
+  return (etag ?? '').replace(/^"|"$/g, '');
 }
 
 function fileError(error: unknown, localPath: string, where: string): EtlError {

@@ -1,5 +1,5 @@
 import { requireApi, type Config } from '../config/index.js';
-import { exportParquet, exportTotals } from '../export/index.js';
+import { exportParquet, exportTotals, writerId } from '../export/index.js';
 import type { Logger } from '../log/index.js';
 import { formatSliceCounts } from '../runner/slice-counts.js';
 import { runSync } from '../runner/sync-job.js';
@@ -21,7 +21,16 @@ export function jobContext(config: Config, logger: Logger, signal: AbortSignal, 
       };
     },
     async exportParquet(): Promise<JobOutcome> {
-      const totals = exportTotals(await exportParquet({ warehouse: config.warehouse.path, dir: config.parquet.dir, logger, signal }));
+      const totals = exportTotals(
+        await exportParquet({
+          warehouse: config.warehouse.path,
+          dir: config.parquet.dir,
+          writer: writerId(config.parquet.writer, undefined),
+          ...(config.parquet.s3 ? { s3: config.parquet.s3 } : {}),
+          logger,
+          signal,
+        }),
+      );
       return { status: 'succeeded', summary: `${totals.written} files written, ${totals.unchanged} unchanged, ${totals.removed} removed` };
     },
   };

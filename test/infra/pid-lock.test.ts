@@ -96,7 +96,7 @@ describe('the pid lock', () => {
 
 describe('the export, serve and journal locks', () => {
   const locks = [
-    { name: 'export', file: '.venue-etl-export.lock', code: 'VENUE_EXPORT_BUSY', take: (d: string) => ({ release: acquireExportLock(d) }) },
+    { name: 'export', file: '.venue-etl-export.lock', code: 'VENUE_EXPORT_BUSY', take: (d: string) => ({ release: acquireExportLock(d, '') }) },
     { name: 'serve', file: 'warehouse.duckdb.serve.pid', code: 'VENUE_SERVE_RUNNING', take: (d: string) => acquireServeLock(join(d, 'warehouse.duckdb')) },
     { name: 'journal', file: 'writer.lock', code: 'VENUE_RECEIVER_JOURNAL_LOCKED', take: (d: string) => lockJournal(d) },
   ];

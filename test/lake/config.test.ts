@@ -74,8 +74,15 @@ describe('parquet.s3 in the config', () => {
     expect(JSON.stringify(problems)).not.toContain('hunter22');
   });
 
-  it('refuses a malformed s3:// parquet.dir with the fix, and accepts a valid one', () => {
+  it('takes a valid s3:// parquet.dir, and refuses a malformed one with the fix', () => {
     expect(problemsOf({ parquet: { dir: 's3://Bad_Bucket/x' } })).toEqual([{ path: 'parquet.dir', message: expect.stringMatching(/names no valid bucket/) }]);
     expect(problemsOf({ parquet: { dir: 's3://lake/venue-etl' } })).toEqual([]);
+  });
+
+  it('takes parquet.writer as a short lower-case name, and refuses one that cannot be part of an object name', () => {
+    expect(problemsOf({ parquet: { writer: 'tenant-a' } })).toEqual([]);
+    for (const writer of ['Tenant', '-a', 'a/b', 'x'.repeat(41), '']) {
+      expect(problemsOf({ parquet: { writer } }).map((p) => p.path)).toEqual(['parquet.writer']);
+    }
   });
 });

@@ -60,6 +60,7 @@ function failingStore(dir: string, okPuts: number): ExportStore {
   let puts = 0;
   return {
     location: local.location,
+    writer: local.writer,
     manifestLocation: local.manifestLocation,
     lock: (logger) => local.lock(logger),
     readManifest: () => local.readManifest(),
@@ -317,12 +318,13 @@ describe('dirty-partition tracking', () => {
       expect((await exportParquet({ warehouse: path, dir: parquet })).mode).toBe('incremental');
     });
 
-    it('when the manifest was written for another warehouse', async () => {
+    it('when the manifest was written for another warehouse (refused unless it takes the writer over)', async () => {
       const other = join(temp.dir, 'other.duckdb');
       const warehouse = await openWarehouse(other);
       await warehouse.commitSlices('run-1', [days(VENUE_A, USERS, '2026-01-01', 90, 0)]);
       await warehouse.close();
-      const report = await exportParquet({ warehouse: other, dir: parquet });
+      await expect(exportParquet({ warehouse: other, dir: parquet })).rejects.toMatchObject({ code: 'VENUE_EXPORT_WRITER_TAKEN' });
+      const report = await exportParquet({ warehouse: other, dir: parquet, takeOver: true });
       expect(report).toMatchObject({ mode: 'full', fullReason: 'the manifest was written for another warehouse' });
       // Its rows differ from the first warehouse's only where the first had more streams and venues.
       expect(table(report, 'series_points')).toMatchObject({ checked: 3, removed: 3 });

@@ -1,5 +1,7 @@
 import { ExitCode } from '../../errors/index.js';
-import { exportParquet } from '../../export/index.js';
+import { exportParquet, writerId } from '../../export/index.js';
+import { SHARD_ENV } from '../../runner/shard.js';
+import { shardOption } from '../shard-option.js';
 import { formatExportReport } from '../../export/format-report.js';
 import { ProgressReporter } from '../../runner/progress.js';
 import { booleanOption, listOption } from '../args.js';
@@ -13,15 +15,28 @@ export const exportCommand: Command = {
   options: {
     tables: { type: 'string', description: 'only these tables (comma-separated)', valueName: 'T,T' },
     full: { type: 'boolean', description: 'read every partition instead of only those changed since the last export' },
+    shard: {
+      type: 'string',
+      description: `export as shard I of N's writer (files data-[<parquet.writer>-]shard<I>of<N>.parquet beside the other shards'), as sync --shard I/N filled this warehouse (default: ${SHARD_ENV})`,
+      valueName: 'I/N',
+    },
+    'take-over': {
+      type: 'boolean',
+      description: "export as this writer although another warehouse's export wrote its manifest: this warehouse replaces that one",
+    },
   },
   async run(args, io) {
     const config = loadReadSideCommandConfig(args, io);
     const logger = commandLogger(args, io, config);
     const tables = listOption(args, 'tables');
     const tty = progressTerminal(io);
+    const writer = writerId(config.parquet.writer, shardOption(args, io.env));
     const report = await exportParquet({
       warehouse: config.warehouse.path,
       dir: config.parquet.dir,
+      writer,
+      ...(config.parquet.s3 ? { s3: config.parquet.s3 } : {}),
+      takeOver: booleanOption(args, 'take-over'),
       logger,
       signal: io.signal,
       full: booleanOption(args, 'full'),
