@@ -12,8 +12,8 @@ import { exportEnvironmentError } from './environment-errors.js';
 import { Pipeline } from './pipeline.js';
 import { readChangeState, seqRanges, whyFull, type ChangeState } from './changes.js';
 import { LocalFolderStore } from './local-store.js';
-import { ObjectExportStore } from './object-export-store.js';
-import { isS3Target, parseS3Target, type S3SettingsInput } from '../lake/index.js';
+import { isS3Target, parseS3Target } from '../lake/target.js';
+import type { S3SettingsInput } from '../lake/settings.js';
 import type { ExportStore, StoredFile } from './store.js';
 import { copyPartition } from './write-file.js';
 import type { ExportReport, TableExportReport } from './export-report.js';
@@ -103,7 +103,7 @@ export async function exportParquet(options: ExportOptions): Promise<ExportRepor
   try {
     let store: ExportStore;
     if (options.store !== undefined) store = options.store;
-    else if (onObjectStore) store = openObjectStore(options);
+    else if (onObjectStore) store = await openObjectStore(options);
     else store = local = LocalFolderStore.open(dir, options.writer ?? '');
     const release = await store.lock(options.logger);
     try {
@@ -191,10 +191,15 @@ export async function exportParquet(options: ExportOptions): Promise<ExportRepor
   }
 }
 
-function openObjectStore(options: ExportOptions): ObjectExportStore {
+/**
+ * The object store and the AWS SDK behind it are loaded only for an s3:// target: importing the
+ * SDK costs 200-400 ms, which every command (even `--version`) paid when it was imported eagerly.
+ */
+async function openObjectStore(options: ExportOptions): Promise<ExportStore> {
   const parsed = parseS3Target(options.dir);
   // The config check refuses a malformed target first; this is for callers that skip it.
   if ('problem' in parsed) throw new UsageError(`parquet.dir ${parsed.problem}`, 'write s3://bucket/prefix');
+  const { ObjectExportStore } = await import('./object-export-store.js');
   return ObjectExportStore.open(parsed.target, options.s3, options.writer ?? '', options.signal);
 }
 

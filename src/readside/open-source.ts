@@ -1,7 +1,6 @@
 import type { Config } from '../config/index.js';
-import { isS3Target } from '../lake/index.js';
+import { isS3Target } from '../lake/target.js';
 import { openParquetSource } from './parquet-source.js';
-import { openS3Source } from './s3-source.js';
 import { openWarehouseSource, type QuerySource, type WarehouseSourceOptions } from './warehouse-source.js';
 
 /** Waiting for another process's write lock (see WarehouseSourceOptions). */
@@ -16,7 +15,13 @@ export type QuerySourcePaths = Pick<Config, 'warehouse' | 'parquet'>;
  */
 export function openQuerySource(config: QuerySourcePaths, parquet: boolean, options: QuerySourceOptions = {}): Promise<QuerySource> {
   if (!parquet) return openWarehouseSource(config.warehouse.path, options);
-  return isS3Target(config.parquet.dir) ? openS3Source(config.parquet.dir, config.parquet.s3) : openParquetSource(config.parquet.dir);
+  return isS3Target(config.parquet.dir) ? openLake(config) : openParquetSource(config.parquet.dir);
+}
+
+/** Loaded only for an s3:// lake: it brings the AWS SDK, 200-400 ms to import (see export-parquet.ts). */
+async function openLake(config: QuerySourcePaths): Promise<QuerySource> {
+  const { openS3Source } = await import('./s3-source.js');
+  return openS3Source(config.parquet.dir, config.parquet.s3);
 }
 
 /** Runs `work` on a source and always closes it (releasing the file lock). */
