@@ -14,6 +14,7 @@ import { userAgent } from './user-agent.js';
 export interface ApiClientOptions {
   readonly baseUrl: string;
   readonly token: string;
+  /** Ceiling of requests in flight (api.concurrency); the client finds how many help (README, "Rate limits"). */
   readonly concurrency: number;
   /** Deadline of one attempt, body included. */
   readonly timeoutMs: number;
@@ -29,8 +30,6 @@ export interface ApiClientOptions {
   readonly maxPages?: number;
   /** Largest body read, as sent and as decoded (api.maxResponseBytes, default 32 MiB). */
   readonly maxResponseBytes?: number;
-  /** Successes in a row that earn one slot back after a 429 (default 10). */
-  readonly recoverAfterSuccesses?: number;
 }
 
 export interface RequestContext {
@@ -92,11 +91,9 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   const throttle = createThrottle({
     concurrency: options.concurrency,
     maxRequestsPerSecond: options.maxRequestsPerSecond,
-    recoverAfterSuccesses: options.recoverAfterSuccesses,
-    onChange: (concurrency, reason) =>
-      logger.info({ concurrency }, reason === 'throttled' ? 'api throttled (429): concurrency lowered' : 'api concurrency raised'),
+    onThrottled: (rate) => logger.info({ requestsPerSecond: Math.round(rate * 10) / 10 }, 'api throttled (429): request rate lowered'),
   });
-  const stats = new StatsRecorder(() => throttle.concurrency);
+  const stats = new StatsRecorder(() => throttle.concurrency, () => throttle.learnedRate);
   const policy: RetryPolicy = {
     maxRetries: options.maxRetries,
     baseMs: options.retryBaseMs ?? DEFAULT_RETRY_BASE_MS,
