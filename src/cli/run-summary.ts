@@ -2,6 +2,7 @@ import { alignedTable } from '../infra/text-table.js';
 import { fitLines } from '../infra/text-wrap.js';
 import type { RunResult } from '../runner/execute-run.js';
 import { formatSliceCounts } from '../runner/slice-counts.js';
+import { shardLine, type ShardSummary } from './shard-option.js';
 
 const n = (value: number): string => value.toLocaleString('en-US');
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)}s`;
@@ -10,13 +11,14 @@ const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)}s`;
  * The human summary of a sync or backfill run, for stdout: the totals, then a line per stream
  * (the same figures as `sync_runs.detail.streams` and `--format json`), laid out to `width`.
  */
-export function formatRunSummary(job: string, result: RunResult, width?: number): string {
+export function formatRunSummary(job: string, result: RunResult, width?: number, shard?: ShardSummary): string {
   const lines = [
     `${job} run ${result.runId} ${result.interrupted ? 'interrupted' : result.status} in ${seconds(result.durationMs)}`,
     `  slices:   ${formatSliceCounts(result.slices)}`,
     `  requests: ${n(result.requests)} (${n(result.retries)} retries)`,
     `  rows:     ${n(result.rowsExtracted)} extracted, ${n(result.rowsWritten)} written (windows that did not change are not rewritten)`,
   ];
+  if (shard) lines.push(shardLine(shard));
   for (const warning of result.warnings) lines.push(`  warning:  ${warning}`);
   if (result.drift.length > 0) lines.push(`  drift:    the API sent unknown attributes: ${result.drift.map((d) => `${d.stream}.${d.attribute}`).join(', ')}`);
   if (result.fatal) lines.push(`  stopped:  ${result.fatal.replace(/\n/g, '\n            ')}`);
@@ -43,7 +45,7 @@ function streamTable(result: RunResult, width: number | undefined): string {
 }
 
 /** The run summary as one JSON document (`--format json`): the figures of the table, unrounded. */
-export function runSummaryJson(job: string, result: RunResult): Record<string, unknown> {
+export function runSummaryJson(job: string, result: RunResult, shard?: ShardSummary): Record<string, unknown> {
   return {
     job,
     runId: result.runId,
@@ -61,5 +63,6 @@ export function runSummaryJson(job: string, result: RunResult): Record<string, u
     warnings: result.warnings,
     drift: result.drift,
     ...(result.fatal ? { fatal: result.fatal } : {}),
+    ...(shard ? { shard } : {}),
   };
 }

@@ -7,7 +7,8 @@ import { addDays, todayUtc } from '../calendar/index.js';
 import { planBackfill, plannedRequests, streamKey, type Chain, type Slice } from '../plan/index.js';
 import { executeRun, type RunResult } from './execute-run.js';
 import { checkAccess, clientFor } from './open-run.js';
-import { resolveScope } from './scope.js';
+import { resolveScope, shardDetail } from './scope.js';
+import type { Shard } from './shard.js';
 import { cursorDate, DEFAULT_HISTORY_DAYS, LOCK_WAIT_MS, isSnapshot } from './sync-job.js';
 import { clockDetail, reportClock } from './run-clock.js';
 import { openWarehouseWhenFree } from '../warehouse/index.js';
@@ -18,6 +19,8 @@ export interface BackfillOptions {
   readonly to: string;
   readonly streams?: readonly string[];
   readonly venues?: readonly string[];
+  /** `--shard I/N`: this worker's venues only (and its own backfill id); roles and accounts on shard 0 only. */
+  readonly shard?: Shard;
   readonly windowDays?: number;
   /**
    * `--grain`: only this grain. 'hour': the history streams at hour grain (summaries have no
@@ -51,13 +54,17 @@ export function planBackfillRun(config: Config, options: BackfillOptions): Backf
   if (options.to > today)
     throw new UsageError(`--to ${options.to} is in the future (today is ${today} UTC)`, 'the API has no data for future days; use yesterday or earlier');
   const catalogue = buildCatalogue(config.endpoints);
-  const wide = resolveScope(config, catalogue, 'windowed', options.streams, options.venues);
+  const wide = resolveScope(config, catalogue, 'windowed', options.streams, options.venues, options.shard);
   // --grain hour: the history streams only (a summary has no hours).
-  const scope = options.grain === 'hour' ? { ...wide, streams: wide.streams.filter((stream) => catalogue.endpointFor(stream).kind === 'series') } : wide;
+  const series = (streams: readonly string[]): string[] => streams.filter((stream) => catalogue.endpointFor(stream).kind === 'series');
+  const scope =
+    options.grain === 'hour' ? { ...wide, streams: series(wide.streams), parts: wide.parts.map((part) => ({ ...part, streams: series(part.streams) })) } : wide;
   const windowDays = options.windowDays ?? config.sync.windowDays;
   const grains = summaryGrains(config);
   const hourly = options.grain === undefined ? historyGrains(config) : [options.grain];
-  const chains = planBackfill({ catalogue, ...scope, from: options.from, to: options.to, today, windowDays, grains, historyGrains: hourly });
+  const chains = scope.parts.flatMap((part) =>
+    planBackfill({ catalogue, ...part, from: options.from, to: options.to, today, windowDays, grains, historyGrains: hourly }),
+  );
   // historyGrains joins the parameters only when it is not the day alone, so the id of a backfill
   // planned before hours existed (and its progress) stays the same.
   const params = {
@@ -68,6 +75,8 @@ export function planBackfillRun(config: Config, options: BackfillOptions): Backf
     windowDays,
     grains: [...grains].sort(),
     ...(hourly.length === 1 && hourly[0] === 'day' ? {} : { historyGrains: [...hourly] }),
+    // Each shard is its own backfill (its own id and progress); unsharded ids stay as they were.
+    ...shardDetail(scope),
   };
   const backfillId = createHash('sha256').update(JSON.stringify(params)).digest('hex').slice(0, 16);
   // One line per stream key: the hour grain of a history stream is its own line (`<stream>@hour`).

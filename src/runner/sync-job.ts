@@ -7,7 +7,8 @@ import { planSync } from '../plan/index.js';
 import type { Slice } from '../plan/index.js';
 import { executeRun, type RunResult } from './execute-run.js';
 import { checkAccess, clientFor } from './open-run.js';
-import { resolveScope } from './scope.js';
+import { resolveScope, shardDetail } from './scope.js';
+import type { Shard } from './shard.js';
 import { openWarehouseWhenFree, type Warehouse } from '../warehouse/index.js';
 import { cursorKey } from '../plan/index.js';
 import { machineNow } from './machine-clock.js';
@@ -16,6 +17,8 @@ import { clockDetail, reportClock, type RunClock } from './run-clock.js';
 export interface SyncOptions {
   readonly streams?: readonly string[];
   readonly venues?: readonly string[];
+  /** `--shard I/N`: this worker's venues only; roles and accounts on shard 0 only. */
+  readonly shard?: Shard;
   /** Last day to extract; yesterday (UTC) by default. */
   readonly until?: string;
   readonly job?: string;
@@ -46,7 +49,7 @@ export const DEFAULT_HISTORY_DAYS = 30;
  */
 export async function runSync(config: Config, logger: Logger, options: SyncOptions = {}): Promise<RunResult> {
   const catalogue = buildCatalogue(config.endpoints);
-  const scope = resolveScope(config, catalogue, 'all', options.streams, options.venues);
+  const scope = resolveScope(config, catalogue, 'all', options.streams, options.venues, options.shard);
   const now = (): Date => options.now ?? machineNow();
   const machineToday = todayUtc(now());
   if (options.until !== undefined && options.until > machineToday)
@@ -71,18 +74,20 @@ export async function runSync(config: Config, logger: Logger, options: SyncOptio
     try {
       const cursors = new Map((await warehouse.readCursors()).map((c) => [cursorKey(c.stream, c.scopeId), c.cursorDate]));
       const grains = summaryGrains(config);
-      const chains = planSync({
-        catalogue,
-        ...scope,
-        cursors,
-        startDate,
-        until,
-        today: clock.today,
-        lookbackDays: config.sync.lookbackDays,
-        windowDays: config.sync.windowDays,
-        grains,
-        historyGrains: historyGrains(config),
-      });
+      const chains = scope.parts.flatMap((part) =>
+        planSync({
+          catalogue,
+          ...part,
+          cursors,
+          startDate,
+          until,
+          today: clock.today,
+          lookbackDays: config.sync.lookbackDays,
+          windowDays: config.sync.windowDays,
+          grains,
+          historyGrains: historyGrains(config),
+        }),
+      );
       return await executeRun({
         job: options.job ?? 'sync',
         config,
@@ -92,7 +97,7 @@ export async function runSync(config: Config, logger: Logger, options: SyncOptio
         warehouse,
         chains,
         cursorFor: (slice: Slice) => ({ mode: 'advance' as const, date: cursorDate(slice, clock) }),
-        detail: { until, streams: scope.streams, venues: scope.venues.length, clock: clockDetail(clock) },
+        detail: { until, streams: scope.streams, venues: scope.venues.length, ...shardDetail(scope), clock: clockDetail(clock) },
         warnings,
         ...(options.signal ? { signal: options.signal } : {}),
         ...(options.hurry ? { hurry: options.hurry } : {}),

@@ -6,6 +6,7 @@ import type { Command } from '../command.js';
 import { commandLogger, configPath, loadCommandConfig } from '../context.js';
 import { HistoryGrain, requireApi } from '../../config/index.js';
 import { formatRunSummary, runSummaryJson } from '../run-summary.js';
+import { shardOption, shardSummary, SHARD_OPTION } from '../shard-option.js';
 import { TABLE_OR_JSON_OPTION, stdoutWidth, tableOrJson, writeJson } from '../output-format.js';
 import { progressTerminal } from '../terminal.js';
 import { formatDuration } from '../../runner/progress.js';
@@ -28,6 +29,7 @@ export const backfillCommand: Command = {
     to: { type: 'string', description: 'last day (UTC)', valueName: 'DATE' },
     streams: { type: 'string', description: 'only these streams (default: every analytics stream)', valueName: 'S,S' },
     venues: { type: 'string', description: 'only these venues of scope.venues', valueName: 'ID,ID' },
+    shard: SHARD_OPTION,
     'window-days': { type: 'string', description: 'days per slice (default: sync.windowDays)', valueName: 'N' },
     grain: {
       type: 'string',
@@ -49,6 +51,7 @@ export const backfillCommand: Command = {
     const venues = listOption(args, 'venues');
     const windowDays = intOption(args, 'window-days', { min: 1, max: 3660 });
     const grain = grainOption(args);
+    const shard = shardOption(args, io.env);
     const options = {
       from,
       to,
@@ -59,6 +62,7 @@ export const backfillCommand: Command = {
       ...(venues ? { venues } : {}),
       ...(windowDays ? { windowDays } : {}),
       ...(grain ? { grain } : {}),
+      ...(shard ? { shard } : {}),
     };
     if (booleanOption(args, 'dry-run')) {
       const plan = planBackfillRun(config, options);
@@ -81,12 +85,13 @@ export const backfillCommand: Command = {
     }
     const tty = progressTerminal(io);
     const result = await runBackfill(config, logger, { ...options, ...(tty ? { progressTty: tty } : {}) });
+    const sharding = shard && shardSummary(config, shard, venues);
     if (format === 'json') {
       writeJson(
         io,
         result.alreadyFinished
           ? { job: 'backfill', backfillId: result.backfillId, alreadyFinished: true, exitCode: result.exitCode }
-          : { ...runSummaryJson('backfill', result), backfillId: result.backfillId, alreadyFinished: false, resumedSkipping: result.resumedSkipping },
+          : { ...runSummaryJson('backfill', result, sharding), backfillId: result.backfillId, alreadyFinished: false, resumedSkipping: result.resumedSkipping },
       );
       return result.exitCode;
     }
@@ -95,7 +100,7 @@ export const backfillCommand: Command = {
       return ExitCode.ok;
     }
     if (result.resumedSkipping > 0) io.stdout.write(`backfill ${result.backfillId} resumed: ${result.resumedSkipping} slices were already done\n`);
-    io.stdout.write(formatRunSummary('backfill', result, stdoutWidth(io)));
+    io.stdout.write(formatRunSummary('backfill', result, stdoutWidth(io), sharding));
     return result.exitCode;
   },
 };

@@ -4,6 +4,7 @@ import type { Command } from '../command.js';
 import { commandLogger, configPath, loadCommandConfig } from '../context.js';
 import { requireApi } from '../../config/index.js';
 import { formatRunSummary, runSummaryJson } from '../run-summary.js';
+import { shardOption, shardSummary, SHARD_OPTION } from '../shard-option.js';
 import { TABLE_OR_JSON_OPTION, stdoutWidth, tableOrJson, writeJson } from '../output-format.js';
 import { progressTerminal } from '../terminal.js';
 
@@ -14,6 +15,7 @@ export const syncCommand: Command = {
     streams: { type: 'string', description: 'only these streams (comma-separated)', valueName: 'S,S' },
     venues: { type: 'string', description: 'only these venues of scope.venues (comma-separated)', valueName: 'ID,ID' },
     until: { type: 'string', description: 'last day to extract (default: yesterday, UTC)', valueName: 'DATE' },
+    shard: SHARD_OPTION,
     format: TABLE_OR_JSON_OPTION,
   },
   async run(args, io) {
@@ -23,6 +25,7 @@ export const syncCommand: Command = {
     const streams = listOption(args, 'streams');
     const venues = listOption(args, 'venues');
     const until = dateOption(args, 'until');
+    const shard = shardOption(args, io.env);
     const tty = progressTerminal(io);
     const result = await runSync(config, logger, {
       signal: io.signal,
@@ -31,9 +34,11 @@ export const syncCommand: Command = {
       ...(streams ? { streams } : {}),
       ...(venues ? { venues } : {}),
       ...(until ? { until } : {}),
+      ...(shard ? { shard } : {}),
     });
-    if (format === 'json') writeJson(io, runSummaryJson('sync', result));
-    else io.stdout.write(formatRunSummary('sync', result, stdoutWidth(io)));
+    const sharding = shard && shardSummary(config, shard, venues);
+    if (format === 'json') writeJson(io, runSummaryJson('sync', result, sharding));
+    else io.stdout.write(formatRunSummary('sync', result, stdoutWidth(io), sharding));
     return result.exitCode;
   },
 };
