@@ -20,6 +20,7 @@ import { loadThroughputFigure } from './load-throughput.js';
 import { currentLoad, describeMachine, type Machine } from './machine.js';
 import { nightlyRerunFigure } from './nightly-rerun.js';
 import { parquetExportRun, type ExportRun } from './parquet-export.js';
+import { rateLimitGoodputFigure } from './rate-limit-goodput.js';
 import { receiverThroughputFigure } from './receiver-throughput.js';
 import { reportQueriesFigure } from './report-queries.js';
 
@@ -42,6 +43,14 @@ const SIZES = quick
         { venues: 20, days: 31 },
         { venues: 100, days: 31 },
       ],
+      b10: {
+        points: [
+          { rate: 50, latencyMs: 20 },
+          { rate: 200, latencyMs: 200 },
+        ],
+        seconds: 2,
+        venues: 20,
+      },
     }
   : {
       b1: { venues: 200, days: 7, latencyMs: 20, concurrency: 16, attempts: 2 },
@@ -54,6 +63,11 @@ const SIZES = quick
         { venues: 20, days: 365 },
         { venues: 1000, days: 365 },
       ],
+      b10: {
+        points: [10, 50, 200].flatMap((rate) => [20, 200].map((latencyMs) => ({ rate, latencyMs }))),
+        seconds: 30,
+        venues: 20,
+      },
     };
 
 const WHAT: Record<string, [string, string]> = {
@@ -65,6 +79,7 @@ const WHAT: Record<string, [string, string]> = {
   B6: ['receiver throughput and time to 2xx', '>= 2,000 events/s, p99 < 50 ms'],
   B7: ['heaviest named report, warehouse and Parquet', 'seconds'],
   B8: ['dashboard HTML at 20 and 1,000 venues x 1 year', 'seconds and MB'],
+  B10: ['goodput / R and 429 share under a rate limit R', '>= 0.95 R, <= 2 % 429'],
 };
 
 async function figure(id: string, measure: () => Promise<Figure>): Promise<Figure | undefined> {
@@ -114,6 +129,7 @@ async function main(): Promise<void> {
     exported?.cleanup();
   }
   add(await figure('B8', () => dashboardGenerationFigure(SIZES.b8)));
+  add(await figure('B10', () => rateLimitGoodputFigure(SIZES.b10)));
   machine.loadEnd = currentLoad();
   const elapsed = (Date.now() - started.getTime()) / 1000;
 

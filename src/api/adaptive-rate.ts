@@ -27,6 +27,8 @@ export interface AdaptiveRate {
   succeeded(attempt: SentAttempt, waiting: boolean): void;
   /** A 429. */
   throttled(attempt: SentAttempt): void;
+  /** Nothing is sent until `untilMs` (a Retry-After): the time paused does not count as time the API accepted nothing. */
+  paused(untilMs: number): void;
 }
 
 export interface SentAttempt {
@@ -51,11 +53,11 @@ const RAMP_STEP = 0.25;
 const LATENCY_WEIGHT = 0.1;
 /** The first 429 came from a ramp at most 1.5× over the limit (RAMP_STEP): half its rate is under it. */
 const FIRST_DECREASE = 0.5;
-/** Later 429s: just under what was accepted over the last second. */
-const DECREASE = 0.95;
+/** Later 429s: just under what was accepted over the last seconds of sending. */
+const DECREASE = 0.97;
 /** Rate growth per second while under `FAST_UNTIL` × the rate last refused, and beyond it. */
 const FAST_GROWTH = 1.0;
-const SLOW_GROWTH = 0.01;
+const SLOW_GROWTH = 0.005;
 const FAST_UNTIL = 0.95;
 /** Never slower than one request every two seconds. */
 const MIN_RATE = 0.5;
@@ -63,7 +65,21 @@ const MIN_RATE = 0.5;
 export function createAdaptiveRate(options: AdaptiveRateOptions): AdaptiveRate {
   const now = options.now ?? performance.now.bind(performance);
   const ceiling = Math.max(1, options.ceiling);
-  const accepted = new RateMeter(now);
+  // Pauses (Retry-After) folded into a total once over, so the clock of the meter stands still
+  // in them: "accepted over the last seconds" means seconds the client was sending.
+  let pausedTotal = 0;
+  let pause: { start: number; end: number } | undefined;
+  function pausedBy(at: number): number {
+    if (pause && at >= pause.end) {
+      pausedTotal += pause.end - pause.start;
+      pause = undefined;
+    }
+    return pausedTotal + (pause ? Math.max(0, at - pause.start) : 0);
+  }
+  const accepted = new RateMeter(() => {
+    const at = now();
+    return at - pausedBy(at);
+  });
   let limit = Math.min(ceiling, INITIAL_CONCURRENCY);
   let latencyMs: number | undefined;
   let rate: number | undefined;
@@ -104,12 +120,14 @@ export function createAdaptiveRate(options: AdaptiveRateOptions): AdaptiveRate {
         return;
       }
       const seconds = Math.min(0.1, Math.max(0, at - grownAt) / 1000);
-      grownAt = at;
+      grownAt = Math.max(grownAt, at);
       rate *= 1 + (rate < FAST_UNTIL * refusedAt ? FAST_GROWTH : SLOW_GROWTH) * seconds;
     },
     throttled(attempt) {
       if (attempt.epoch !== epoch) return;
       epoch += 1;
+      // Refused before any success: the refusal's round trip is the only latency known.
+      latencyMs ??= Math.max(1, now() - attempt.at);
       const current = pacing() ?? Math.floor(limit);
       if (rate === undefined) {
         refusedAt = current;
@@ -120,6 +138,14 @@ export function createAdaptiveRate(options: AdaptiveRateOptions): AdaptiveRate {
       }
       grownAt = now();
       options.onThrottled?.(rate);
+    },
+    paused(untilMs) {
+      const at = now();
+      pausedBy(at);
+      if (untilMs <= at) return;
+      if (pause) pause.end = Math.max(pause.end, untilMs);
+      else pause = { start: at, end: untilMs };
+      grownAt = Math.max(grownAt, untilMs);
     },
   };
 }

@@ -127,11 +127,12 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         return parseJson(response.text, request, response.status, response.coding);
       }
       if (response.status >= 300 && response.status < 400) throw redirectError(response.status, response.location, url, origin, request, redact);
+      const retryAfterMs = parseRetryAfter(response.retryAfter);
       if (response.status === 429) {
-        slot.throttled();
+        slot.throttled(retryAfterMs);
         stats.add(stream, 'throttled');
       }
-      throw statusError({ status: response.status, body: parseErrorBody(response.text), retryAfterMs: parseRetryAfter(response.retryAfter) }, request, redact);
+      throw statusError({ status: response.status, body: parseErrorBody(response.text), retryAfterMs }, request, redact);
     } catch (error) {
       if (isApiError(error) && error.status === undefined) logAttempt(url, attemptNumber, startedAt, stream, undefined, error.code);
       throw error;

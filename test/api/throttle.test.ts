@@ -11,8 +11,9 @@ describe('concurrency', () => {
       setTimeout(() => sendJson(res, 200, singleDocument()), 30);
     });
     const client = testClient(api.url, { concurrency: 3 });
-    await Promise.all(Array.from({ length: 12 }, (_, i) => client.getDocument(`/x/${i}/`)));
-    expect(api.requests).toHaveLength(12);
+    // Enough requests for the limit to grow from its start (2) to the configured cap.
+    await Promise.all(Array.from({ length: 40 }, (_, i) => client.getDocument(`/x/${i}/`)));
+    expect(api.requests).toHaveLength(40);
     expect(api.maxInFlight).toBe(3);
     await client.close();
   });
@@ -33,38 +34,103 @@ describe('concurrency', () => {
   });
 });
 
-describe('AIMD', () => {
-  it('halves once per wave of 429s, never below 1, and recovers by one per run of successes', async () => {
-    const throttle = createThrottle({ concurrency: 8, recoverAfterSuccesses: 3 });
-    const wave: ThrottleSlot[] = [];
-    await Promise.all([1, 2, 3].map(() => throttle.run(async (slot) => void wave.push(slot))));
-    // Three requests of the same wave answer 429: one halving, not three.
-    for (const slot of wave) slot.throttled();
-    expect(throttle.concurrency).toBe(4);
-    // A request started after the decrease may lower it again.
-    await throttle.run(async (slot) => slot.throttled());
+/** A clock the test moves; sleeps advance it at once. */
+function fakeClock() {
+  let at = 0;
+  return {
+    now: () => at,
+    sleep: async (ms: number) => {
+      at += ms;
+    },
+    advance: (ms: number) => {
+      at += ms;
+    },
+  };
+}
+
+describe('adaptive limit', () => {
+  it('grows above the old fixed 8 in flight while the latency is flat and nothing is refused', async () => {
+    const clock = fakeClock();
+    const throttle = createThrottle({ concurrency: 64, now: clock.now, sleep: clock.sleep });
+    // Two in flight at first: one round trip tells the latency.
     expect(throttle.concurrency).toBe(2);
-    await throttle.run(async (slot) => slot.throttled());
-    await throttle.run(async (slot) => slot.throttled());
-    expect(throttle.concurrency).toBe(1);
-    for (let i = 0; i < 3; i++) await throttle.run(async (slot) => slot.succeeded());
-    expect(throttle.concurrency).toBe(2);
-    for (let i = 0; i < 100; i++) await throttle.run(async (slot) => slot.succeeded());
-    expect(throttle.concurrency).toBe(8);
+    // 400 requests of 20 ms each, all wanted at once: demand waits behind the limit.
+    await Promise.all(
+      Array.from({ length: 400 }, () =>
+        throttle.run(async (slot) => {
+          await Promise.resolve();
+          clock.advance(20 / Math.max(1, throttle.active));
+          slot.succeeded();
+        }),
+      ),
+    );
+    expect(throttle.concurrency).toBeGreaterThan(8);
+    expect(throttle.concurrency).toBeLessThanOrEqual(64);
+    expect(throttle.learnedRate).toBeUndefined();
   });
 
-  it('the client lowers its concurrency on 429 and recovers to the configured value', async () => {
+  it('an explicit api.concurrency stays the cap', async () => {
+    const clock = fakeClock();
+    const throttle = createThrottle({ concurrency: 5, now: clock.now, sleep: clock.sleep });
+    await Promise.all(Array.from({ length: 100 }, () => throttle.run(async (slot) => slot.succeeded())));
+    expect(throttle.concurrency).toBe(5);
+  });
+
+  it('lowers the rate once per wave of 429s, and again for a request sent after the decrease', async () => {
+    const clock = fakeClock();
+    const throttle = createThrottle({ concurrency: 64, now: clock.now, sleep: clock.sleep });
+    for (let i = 0; i < 40; i++) {
+      await Promise.all(
+        [1, 2, 3, 4].map(() =>
+          throttle.run(async (slot) => {
+            clock.advance(5);
+            slot.succeeded();
+          }),
+        ),
+      );
+    }
+    const wave: ThrottleSlot[] = [];
+    await Promise.all([1, 2, 3].map(() => throttle.run(async (slot) => void wave.push(slot))));
+    wave[0]!.throttled();
+    const first = throttle.learnedRate;
+    expect(first).toBeDefined();
+    // The rest of the same wave says nothing new.
+    for (const slot of wave.slice(1)) slot.throttled();
+    expect(throttle.learnedRate).toBe(first);
+    clock.advance(1_000);
+    await throttle.run(async (slot) => slot.throttled());
+    expect(throttle.learnedRate).toBeLessThan(first!);
+  });
+});
+
+describe('Retry-After', () => {
+  it('no request leaves the client before a 429\'s Retry-After expires (server-side timestamps)', async () => {
+    let refusedAt: number | undefined;
     const api = await serve((_req, res, index) => {
-      if (index < 4) sendJson(res, 429, { errors: [] }, { 'retry-after': '0' });
-      else setTimeout(() => sendJson(res, 200, singleDocument()), 5);
+      if (index === 0) {
+        refusedAt = performance.now();
+        sendJson(res, 429, { errors: [] }, { 'retry-after': '1' });
+      } else sendJson(res, 200, singleDocument());
     });
-    const client = testClient(api.url, { concurrency: 8, recoverAfterSuccesses: 2 });
-    const first = Array.from({ length: 4 }, (_, i) => client.getDocument(`/x/${i}/`));
-    await Promise.all(first);
-    expect(client.stats.throttled).toBe(4);
-    expect(client.stats.concurrency).toBeLessThan(8);
-    await Promise.all(Array.from({ length: 30 }, (_, i) => client.getDocument(`/y/${i}/`)));
-    expect(client.stats.concurrency).toBe(8);
+    const client = testClient(api.url, { concurrency: 8 });
+    const refused = client.getDocument('/a/');
+    while (client.stats.throttled === 0) await delay(5);
+    // Sent after the 429 arrived: each must wait out the pause, not only the refused request.
+    await Promise.all([refused, ...Array.from({ length: 5 }, (_, i) => client.getDocument(`/b/${i}/`))]);
+    expect(api.requests).toHaveLength(7);
+    for (const request of api.requests.slice(1)) expect(request.at - refusedAt!).toBeGreaterThanOrEqual(1_000);
+    await client.close();
+  });
+
+  it('429s do not fail a request while retries remain', async () => {
+    const api = await serve((_req, res, index) => {
+      if (index < 3) sendJson(res, 429, { errors: [] }, { 'retry-after': '0' });
+      else sendJson(res, 200, singleDocument());
+    });
+    const client = testClient(api.url, { concurrency: 1, maxRetries: 3 });
+    await client.getDocument('/x/');
+    expect(client.stats.throttled).toBe(3);
+    expect(client.stats.failures).toBe(0);
     await client.close();
   });
 });
