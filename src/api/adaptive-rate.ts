@@ -11,8 +11,9 @@ import { RateMeter } from './rate-meter.js';
  * - **Paced** (after a 429): the client sends at a learned rate and no longer limits the
  *   concurrency below the ceiling. A 429 lowers the rate (once per wave: answers to requests
  *   sent before the last decrease do not count again) to just under what the API accepted over
- *   the last second; while requests are waiting, the rate grows quickly back to just under the
- *   rate that was refused, then slowly beyond it, so a raised limit is found again.
+ *   the last two seconds of sending; while requests are waiting, the rate grows quickly back to
+ *   just under the rate that was refused, then by 3 % a minute, so a raised limit is found again.
+ * - The refused request itself waits out its Retry-After (retry-policy.ts) and comes back here.
  */
 export interface AdaptiveRate {
   /** The concurrency limit now (an integer from 1 to the ceiling). */
@@ -27,8 +28,6 @@ export interface AdaptiveRate {
   succeeded(attempt: SentAttempt, waiting: boolean): void;
   /** A 429. */
   throttled(attempt: SentAttempt): void;
-  /** Nothing is sent until `untilMs` (a Retry-After): the time paused does not count as time the API accepted nothing. */
-  paused(untilMs: number): void;
 }
 
 export interface SentAttempt {
@@ -47,39 +46,27 @@ export interface AdaptiveRateOptions {
 
 /** Two in flight at first: one round trip tells the latency before more are sent together. */
 const INITIAL_CONCURRENCY = 2;
-/** Per success while requests wait: ×1.5 per round trip, so a ramp overshoots a limit by at most half. */
-const RAMP_STEP = 0.25;
+/** Per success while requests wait: ×1.5 per round trip (2 to 40 in flight in 8 round trips). */
+const RAMP_STEP = 0.5;
 /** Weight of a new latency sample in the moving average. */
 const LATENCY_WEIGHT = 0.1;
-/** The first 429 came from a ramp at most 1.5× over the limit (RAMP_STEP): half its rate is under it. */
-const FIRST_DECREASE = 0.5;
-/** Later 429s: just under what was accepted over the last seconds of sending. */
-const DECREASE = 0.97;
-/** Rate growth per second while under `FAST_UNTIL` × the rate last refused, and beyond it. */
+/** After a 429: just under what the API accepted over the last seconds of sending. */
+const DECREASE = 0.95;
+/**
+ * Growth per second while under `FAST_UNTIL` × the rate last refused, and beyond it. Each probe
+ * past the limit costs 429s and their retries: 3 % a minute probes seldom (at 0.5 %/s a limit of
+ * 50/s with 20 ms latency was crossed every ~10 s).
+ */
 const FAST_GROWTH = 1.0;
-const SLOW_GROWTH = 0.005;
-const FAST_UNTIL = 0.95;
+const SLOW_GROWTH = 0.0005;
+const FAST_UNTIL = 0.99;
 /** Never slower than one request every two seconds. */
 const MIN_RATE = 0.5;
 
 export function createAdaptiveRate(options: AdaptiveRateOptions): AdaptiveRate {
   const now = options.now ?? performance.now.bind(performance);
   const ceiling = Math.max(1, options.ceiling);
-  // Pauses (Retry-After) folded into a total once over, so the clock of the meter stands still
-  // in them: "accepted over the last seconds" means seconds the client was sending.
-  let pausedTotal = 0;
-  let pause: { start: number; end: number } | undefined;
-  function pausedBy(at: number): number {
-    if (pause && at >= pause.end) {
-      pausedTotal += pause.end - pause.start;
-      pause = undefined;
-    }
-    return pausedTotal + (pause ? Math.max(0, at - pause.start) : 0);
-  }
-  const accepted = new RateMeter(() => {
-    const at = now();
-    return at - pausedBy(at);
-  });
+  const accepted = new RateMeter(now);
   let limit = Math.min(ceiling, INITIAL_CONCURRENCY);
   let latencyMs: number | undefined;
   let rate: number | undefined;
@@ -121,7 +108,8 @@ export function createAdaptiveRate(options: AdaptiveRateOptions): AdaptiveRate {
       }
       const seconds = Math.min(0.1, Math.max(0, at - grownAt) / 1000);
       grownAt = Math.max(grownAt, at);
-      rate *= 1 + (rate < FAST_UNTIL * refusedAt ? FAST_GROWTH : SLOW_GROWTH) * seconds;
+      const quickUntil = FAST_UNTIL * refusedAt;
+      rate = rate < quickUntil ? Math.min(quickUntil, rate * (1 + FAST_GROWTH * seconds)) : rate * (1 + SLOW_GROWTH * seconds);
     },
     throttled(attempt) {
       if (attempt.epoch !== epoch) return;
@@ -129,23 +117,21 @@ export function createAdaptiveRate(options: AdaptiveRateOptions): AdaptiveRate {
       // Refused before any success: the refusal's round trip is the only latency known.
       latencyMs ??= Math.max(1, now() - attempt.at);
       const current = pacing() ?? Math.floor(limit);
+      // Refused at `current`: the limit is below it. What was accepted over the last seconds of
+      // sending says by how much (it over-counts by the burst the API let through, so it is
+      // only an upper bound too; the lower of both, and each new refusal lowers it again).
+      const acceptedRate = accepted.perSecond();
       if (rate === undefined) {
+        // A ramp's meter also holds its slow start: it may be far under the limit, so it sets
+        // the pace but not the ceiling of the quick regrowth.
         refusedAt = current;
-        rate = Math.max(MIN_RATE, current * FIRST_DECREASE);
+        rate = Math.max(MIN_RATE, Math.min(DECREASE * current, DECREASE * (acceptedRate ?? current / 2)));
       } else {
-        refusedAt = Math.min(current, accepted.perSecond() ?? current);
+        refusedAt = Math.min(current, acceptedRate ?? current);
         rate = Math.max(MIN_RATE, DECREASE * refusedAt);
       }
       grownAt = now();
       options.onThrottled?.(rate);
-    },
-    paused(untilMs) {
-      const at = now();
-      pausedBy(at);
-      if (untilMs <= at) return;
-      if (pause) pause.end = Math.max(pause.end, untilMs);
-      else pause = { start: at, end: untilMs };
-      grownAt = Math.max(grownAt, untilMs);
     },
   };
 }

@@ -129,7 +129,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       if (response.status >= 300 && response.status < 400) throw redirectError(response.status, response.location, url, origin, request, redact);
       const retryAfterMs = parseRetryAfter(response.retryAfter);
       if (response.status === 429) {
-        slot.throttled(retryAfterMs);
+        slot.throttled();
         stats.add(stream, 'throttled');
       }
       throw statusError({ status: response.status, body: parseErrorBody(response.text), retryAfterMs }, request, redact);

@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import pLimit from 'p-limit';
 import { createAdaptiveRate, type AdaptiveRate } from './adaptive-rate.js';
 import { createTokenBucket, type TokenBucket, type TokenBucketOptions } from './token-bucket.js';
@@ -17,8 +16,8 @@ export interface ThrottleOptions {
 
 /** What a running task reports back about its request. */
 export interface ThrottleSlot {
-  /** The API answered 429; `retryAfterMs` from its Retry-After, when it sent one. */
-  throttled(retryAfterMs?: number): void;
+  /** The API answered 429. */
+  throttled(): void;
   /** The API answered 2xx. */
   succeeded(): void;
 }
@@ -59,12 +58,8 @@ export function createThrottle(options: ThrottleOptions): Throttle {
   });
   const limit = pLimit(adaptive.concurrency);
   const budget: TokenBucket | undefined = options.maxRequestsPerSecond ? createTokenBucket(options.maxRequestsPerSecond, bucketOptions) : undefined;
-  const now = options.now ?? performance.now.bind(performance);
-  const wait = options.sleep ?? ((ms: number, signal?: AbortSignal) => sleep(ms, undefined, signal ? { signal } : undefined));
   let pace: TokenBucket | undefined;
-  // Retry-After speaks to the client, not to one request: nothing is sent before it expires.
-  let pausedUntil = 0;
-  // Attempts holding a slot while they wait for the pace or a pause: demand not served yet.
+  // Attempts holding a slot while they wait for the pace: demand the rate does not serve yet.
   let awaitingPace = 0;
 
   function follow(): void {
@@ -75,33 +70,21 @@ export function createThrottle(options: ThrottleOptions): Throttle {
     else pace = createTokenBucket(rate, { ...bucketOptions, burstSeconds: PACING_BURST_SECONDS });
   }
 
-  async function waitOutPause(signal: AbortSignal | undefined): Promise<void> {
-    for (let left = pausedUntil - now(); left > 0; left = pausedUntil - now()) await wait(left, signal);
-  }
-
   return {
     run(task, signal) {
       return limit(async () => {
         signal?.throwIfAborted();
-        const gated = pace !== undefined || budget !== undefined || now() < pausedUntil;
+        const gated = pace !== undefined || budget !== undefined;
         if (gated) awaitingPace += 1;
         try {
-          // A 429 may arrive while this attempt waits for its token: it waits the pause out too.
-          do {
-            await waitOutPause(signal);
-            if (pace) await pace.take(signal);
-            if (budget) await budget.take(signal);
-          } while (now() < pausedUntil);
+          if (pace) await pace.take(signal);
+          if (budget) await budget.take(signal);
         } finally {
           if (gated) awaitingPace -= 1;
         }
         const attempt = adaptive.sent();
         return task({
-          throttled(retryAfterMs) {
-            if (retryAfterMs !== undefined && retryAfterMs > 0) {
-              pausedUntil = Math.max(pausedUntil, now() + retryAfterMs);
-              adaptive.paused(pausedUntil);
-            }
+          throttled() {
             adaptive.throttled(attempt);
             follow();
           },
