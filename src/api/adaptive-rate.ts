@@ -60,6 +60,7 @@ const DECREASE = 0.95;
 const FAST_GROWTH = 1.0;
 const SLOW_GROWTH = 0.0005;
 const FAST_UNTIL = 0.99;
+const MIN_DECREASE_INTERVAL_MS = 1_000;
 /** Never slower than one request every two seconds. */
 const MIN_RATE = 0.5;
 
@@ -72,6 +73,7 @@ export function createAdaptiveRate(options: AdaptiveRateOptions): AdaptiveRate {
   let rate: number | undefined;
   let refusedAt = 0;
   let grownAt = 0;
+  let decreasedAt = Number.NEGATIVE_INFINITY;
   // Bumped on every decrease; an attempt sent before it says nothing new when it is refused.
   let epoch = 0;
 
@@ -113,6 +115,10 @@ export function createAdaptiveRate(options: AdaptiveRateOptions): AdaptiveRate {
     },
     throttled(attempt) {
       if (attempt.epoch !== epoch) return;
+      // Once a second at most: an API that refuses a share of requests at any pace (30 % random
+      // 429s) would otherwise cut the rate to that share every round trip, to nothing in seconds.
+      if (now() - decreasedAt < MIN_DECREASE_INTERVAL_MS) return;
+      decreasedAt = now();
       epoch += 1;
       // Refused before any success: the refusal's round trip is the only latency known.
       latencyMs ??= Math.max(1, now() - attempt.at);

@@ -93,7 +93,10 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     maxRequestsPerSecond: options.maxRequestsPerSecond,
     onThrottled: (rate) => logger.info({ requestsPerSecond: Math.round(rate * 10) / 10 }, 'api throttled (429): request rate lowered'),
   });
-  const stats = new StatsRecorder(() => throttle.concurrency, () => throttle.learnedRate);
+  const stats = new StatsRecorder(
+    () => throttle.concurrency,
+    () => throttle.learnedRate,
+  );
   const policy: RetryPolicy = {
     maxRetries: options.maxRetries,
     baseMs: options.retryBaseMs ?? DEFAULT_RETRY_BASE_MS,

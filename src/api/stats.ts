@@ -132,7 +132,11 @@ export class StatsRecorder {
     }
     const rate = this.currentRate();
     logger.info(
-      { ...this.total.toJSON(), concurrency: this.currentConcurrency(), ...(rate === undefined ? {} : { learnedRequestsPerSecond: Math.round(rate * 10) / 10 }) },
+      {
+        ...this.total.toJSON(),
+        concurrency: this.currentConcurrency(),
+        ...(rate === undefined ? {} : { learnedRequestsPerSecond: Math.round(rate * 10) / 10 }),
+      },
       'api summary',
     );
   }
