@@ -6,8 +6,7 @@ import { RateMeter } from './rate-meter.js';
  *
  * - **Ramp** (no 429 yet): the concurrency starts small and grows by half a slot per success
  *   while requests are waiting (×1.5 per round trip), up to the ceiling (api.concurrency).
- *   Requests are paced at concurrency ÷ latency, so a window's worth is spread over a round trip
- *   instead of leaving in one burst a rate limit with a small burst would refuse.
+ *   The ramp is not paced (the window alone limits it).
  * - **Paced** (after a 429): the client sends at a learned rate and no longer limits the
  *   concurrency below the ceiling. A 429 lowers the rate (once per wave: answers to requests
  *   sent before the last decrease do not count again) to just under what the API accepted over
@@ -61,6 +60,12 @@ const FAST_GROWTH = 1.0;
 const SLOW_GROWTH = 0.0005;
 const FAST_UNTIL = 0.99;
 const MIN_DECREASE_INTERVAL_MS = 1_000;
+/**
+ * Never under half the best rate the API accepted lately (its half-life a minute): 429s that
+ * do not depend on the pace would otherwise still halve it every few seconds.
+ */
+const PEAK_FLOOR = 0.5;
+const PEAK_HALF_LIFE_MS = 60_000;
 /** Never slower than one request every two seconds. */
 const MIN_RATE = 0.5;
 
@@ -74,10 +79,13 @@ export function createAdaptiveRate(options: AdaptiveRateOptions): AdaptiveRate {
   let refusedAt = 0;
   let grownAt = 0;
   let decreasedAt = Number.NEGATIVE_INFINITY;
+  let peak = 0;
+  let peakAt = 0;
   // Bumped on every decrease; an attempt sent before it says nothing new when it is refused.
   let epoch = 0;
 
-  function pacing(): number | undefined {
+  /** The rate sent at now: the learned one, or during the ramp what the window allows per round trip. */
+  function sendingRate(): number | undefined {
     if (rate !== undefined) return rate;
     return latencyMs === undefined ? undefined : (Math.floor(limit) * 1000) / Math.max(1, latencyMs);
   }
@@ -87,7 +95,9 @@ export function createAdaptiveRate(options: AdaptiveRateOptions): AdaptiveRate {
       return rate === undefined ? Math.floor(limit) : ceiling;
     },
     get pacing() {
-      return pacing();
+      // The ramp is not paced: a slow answer (a 2.5 s slow-drip body) in the latency average
+      // paced a fault-injection run at a few requests a second.
+      return rate;
     },
     get learned() {
       return rate;
@@ -122,19 +132,26 @@ export function createAdaptiveRate(options: AdaptiveRateOptions): AdaptiveRate {
       epoch += 1;
       // Refused before any success: the refusal's round trip is the only latency known.
       latencyMs ??= Math.max(1, now() - attempt.at);
-      const current = pacing() ?? Math.floor(limit);
+      const current = sendingRate() ?? Math.floor(limit);
+      const measured = accepted.perSecond();
+      if (measured !== undefined) {
+        const at = now();
+        peak = Math.max(measured, peak * 0.5 ** ((at - peakAt) / PEAK_HALF_LIFE_MS));
+        peakAt = at;
+      }
+      const floor = Math.max(MIN_RATE, PEAK_FLOOR * peak);
       // Refused at `current`: the limit is below it. What was accepted over the last seconds of
       // sending says by how much (it over-counts by the burst the API let through, so it is
       // only an upper bound too; the lower of both, and each new refusal lowers it again).
-      const acceptedRate = accepted.perSecond();
+      const acceptedRate = measured;
       if (rate === undefined) {
         // A ramp's meter also holds its slow start: it may be far under the limit, so it sets
         // the pace but not the ceiling of the quick regrowth.
         refusedAt = current;
-        rate = Math.max(MIN_RATE, Math.min(DECREASE * current, DECREASE * (acceptedRate ?? current / 2)));
+        rate = Math.max(floor, Math.min(DECREASE * current, DECREASE * (acceptedRate ?? current / 2)));
       } else {
         refusedAt = Math.min(current, acceptedRate ?? current);
-        rate = Math.max(MIN_RATE, DECREASE * refusedAt);
+        rate = Math.max(floor, DECREASE * refusedAt);
       }
       grownAt = now();
       options.onThrottled?.(rate);
