@@ -4,14 +4,19 @@ import { RateMeter } from './rate-meter.js';
  * How fast the client sends, learned from the API's answers (README, "Rate limits"). The API does
  * not document its limit, so the client finds it:
  *
- * - **Ramp** (no 429 yet): the concurrency starts small and grows by half a slot per success
+ * - **Ramp** (not paced): the concurrency starts small and grows by half a slot per success
  *   while requests are waiting (×1.5 per round trip), up to the ceiling (api.concurrency).
- *   The ramp is not paced (the window alone limits it).
- * - **Paced** (after a 429): the client sends at a learned rate and no longer limits the
- *   concurrency below the ceiling. A 429 lowers the rate (once per wave: answers to requests
- *   sent before the last decrease do not count again) to just under what the API accepted over
- *   the last two seconds of sending; while requests are waiting, the rate grows quickly back to
- *   just under the rate that was refused, then by 3 % a minute, so a raised limit is found again.
+ * - **Paced** (after a 429): the client sends at a rate and no longer limits the concurrency
+ *   below the ceiling. A 429 to a request that waited behind the limit or the pace (at most one
+ *   a second, and once per wave: answers to requests sent before the last decrease do not count
+ *   again) sets the rate just under what the API accepted
+ *   over the last two seconds. While requests wait, the rate grows: quickly (×2 a second) back to
+ *   just under the rate refused, by 10 % a second up to what was accepted, then by 2 % a second
+ *   (it probes past the limit slowly, and finds a raised one); it is released once it is twice
+ *   what is accepted and nothing waits.
+ * - **429s that do not follow the pace** (an API refusing a share of requests whatever the rate):
+ *   two seconds after a decrease, if what the API accepts fell with the pace (under 3/4 of what it
+ *   accepted before), the decrease is undone and 429s at that share no longer lower the rate.
  * - The refused request itself waits out its Retry-After (retry-policy.ts) and comes back here.
  */
 export interface AdaptiveRate {
@@ -19,10 +24,13 @@ export interface AdaptiveRate {
   readonly concurrency: number;
   /** Requests per second to pace at; undefined: not paced. */
   readonly pacing: number | undefined;
-  /** The rate learned from 429s; undefined until the first. */
+  /** The paced rate learned from 429s; undefined when not paced. */
   readonly learned: number | undefined;
-  /** Called when an attempt is sent; what it returns goes back to `succeeded`/`throttled`. */
-  sent(): SentAttempt;
+  /**
+   * Called when an attempt is sent; what it returns goes back to `succeeded`/`throttled`.
+   * `waited`: it waited behind the limit or the pace (the client sent as fast as it was let).
+   */
+  sent(waited: boolean): SentAttempt;
   /** A 2xx. `waiting`: requests were queued behind the limit (more would have been sent). */
   succeeded(attempt: SentAttempt, waiting: boolean): void;
   /** A 429. */
@@ -33,6 +41,7 @@ export interface SentAttempt {
   readonly at: number;
   /** The decreases made before it was sent. */
   readonly epoch: number;
+  readonly waited: boolean;
 }
 
 export interface AdaptiveRateOptions {
@@ -49,23 +58,33 @@ const INITIAL_CONCURRENCY = 2;
 const RAMP_STEP = 0.5;
 /** Weight of a new latency sample in the moving average. */
 const LATENCY_WEIGHT = 0.1;
-/** After a 429: just under what the API accepted over the last seconds of sending. */
-const DECREASE = 0.95;
 /**
- * Growth per second while under `FAST_UNTIL` × the rate last refused, and beyond it. Each probe
- * past the limit costs 429s and their retries: 3 % a minute probes seldom (at 0.5 %/s a limit of
- * 50/s with 20 ms latency was crossed every ~10 s).
+ * After a 429: just under what the API accepted over the last two seconds, so a right estimate
+ * is refused nothing; an estimate under the limit is corrected by the growth below.
  */
-const FAST_GROWTH = 1.0;
-const SLOW_GROWTH = 0.0005;
-const FAST_UNTIL = 0.99;
+const DECREASE = 0.98;
+/**
+ * Growth per second: ×2 while under `QUICK_UNTIL` × the rate last refused, +10 % up to what the
+ * API accepted then, +2 % beyond it. At +10 % a second beyond it the pace crossed the limit
+ * within 0.2 s of every decrease: 3–8.5 % of requests refused (B10).
+ */
+const QUICK_GROWTH = 1.0;
+const GROWTH = 0.1;
+const PROBE_GROWTH = 0.02;
+const QUICK_UNTIL = 0.9;
 const MIN_DECREASE_INTERVAL_MS = 1_000;
+/** The meter's window: a decrease is judged once what is accepted reflects it. */
+const TRIAL_MS = 2_000;
 /**
- * Never under half the best rate the API accepted lately (its half-life a minute): 429s that
- * do not depend on the pace would otherwise still halve it every few seconds.
+ * A decrease that lowered what the API accepts under this share of what it accepted before did
+ * not meet a limit (under a limit, what is accepted stays at the limit): at 30 % random 429s a
+ * decrease to 98 % of the accepted rate brings what is accepted to ~69 % of it.
  */
-const PEAK_FLOOR = 0.5;
-const PEAK_HALF_LIFE_MS = 60_000;
+const NOT_THE_PACE = 0.75;
+/** 429s over the background share plus this lower the rate again. */
+const BACKGROUND_MARGIN = 0.05;
+/** Released when the rate is this many times what is accepted and nothing waits. */
+const RELEASE_AT = 2;
 /** Never slower than one request every two seconds. */
 const MIN_RATE = 0.5;
 
@@ -73,21 +92,47 @@ export function createAdaptiveRate(options: AdaptiveRateOptions): AdaptiveRate {
   const now = options.now ?? performance.now.bind(performance);
   const ceiling = Math.max(1, options.ceiling);
   const accepted = new RateMeter(now);
+  const refused = new RateMeter(now);
   let limit = Math.min(ceiling, INITIAL_CONCURRENCY);
   let latencyMs: number | undefined;
   let rate: number | undefined;
-  let refusedAt = 0;
+  let quickUntil = 0;
+  /** What the API accepted at the last decrease (requests/s). */
+  let acceptedAtDecrease = 0;
   let grownAt = 0;
   let decreasedAt = Number.NEGATIVE_INFINITY;
-  let peak = 0;
-  let peakAt = 0;
+  /** The first decrease not judged yet: when, and what was accepted then. */
+  let trial: { readonly at: number; readonly acceptedBefore: number } | undefined;
+  /** Share of 429s found not to follow the pace. */
+  let background = 0;
   // Bumped on every decrease; an attempt sent before it says nothing new when it is refused.
   let epoch = 0;
 
-  /** The rate sent at now: the learned one, or during the ramp what the window allows per round trip. */
+  /** The rate sent at now: the paced one, or during the ramp what the window allows per round trip. */
   function sendingRate(): number | undefined {
     if (rate !== undefined) return rate;
     return latencyMs === undefined ? undefined : (Math.floor(limit) * 1000) / Math.max(1, latencyMs);
+  }
+
+  function refusedShare(): number {
+    const no = refused.perSecond() ?? 0;
+    const yes = accepted.perSecond() ?? 0;
+    return no + yes === 0 ? 0 : no / (no + yes);
+  }
+
+  /**
+   * Undoes a decrease two seconds old that lowered what the API accepts with the pace: the 429s
+   * that started the pacing did not follow it either, so the client is no longer paced.
+   */
+  function judgeTrial(at: number): void {
+    if (trial === undefined || at - trial.at < TRIAL_MS) return;
+    const after = accepted.perSecond() ?? 0;
+    if (after < NOT_THE_PACE * trial.acceptedBefore) {
+      rate = undefined;
+      background = Math.max(background, refusedShare());
+      epoch += 1;
+    }
+    trial = undefined;
   }
 
   return {
@@ -95,65 +140,65 @@ export function createAdaptiveRate(options: AdaptiveRateOptions): AdaptiveRate {
       return rate === undefined ? Math.floor(limit) : ceiling;
     },
     get pacing() {
-      // The ramp is not paced: a slow answer (a 2.5 s slow-drip body) in the latency average
-      // paced a fault-injection run at a few requests a second.
       return rate;
     },
     get learned() {
       return rate;
     },
-    sent() {
-      return { at: now(), epoch };
+    sent(waited) {
+      return { at: now(), epoch, waited };
     },
     succeeded(attempt, waiting) {
       accepted.add();
       const at = now();
+      judgeTrial(at);
       const sample = at - attempt.at;
       latencyMs = latencyMs === undefined ? sample : latencyMs + LATENCY_WEIGHT * (sample - latencyMs);
-      if (!waiting) {
-        grownAt = at;
-        return;
-      }
-      if (rate === undefined) {
-        limit = Math.min(ceiling, limit + RAMP_STEP);
-        return;
-      }
-      const seconds = Math.min(0.1, Math.max(0, at - grownAt) / 1000);
+      // Up to a second per answer: a chain of one request at a time paced at 0.5/s grows too.
+      const seconds = Math.min(1, Math.max(0, at - grownAt) / 1000);
+      waiting ||= attempt.waited;
       grownAt = Math.max(grownAt, at);
-      const quickUntil = FAST_UNTIL * refusedAt;
-      rate = rate < quickUntil ? Math.min(quickUntil, rate * (1 + FAST_GROWTH * seconds)) : rate * (1 + SLOW_GROWTH * seconds);
+      if (rate === undefined) {
+        if (waiting) limit = Math.min(ceiling, limit + RAMP_STEP);
+        return;
+      }
+      if (!waiting) {
+        // Demand is under the pace: released once far under it (a rate limit is met again by a 429).
+        if (trial === undefined && rate >= RELEASE_AT * (accepted.perSecond() ?? rate)) rate = undefined;
+        return;
+      }
+      if (rate < quickUntil) rate = Math.min(quickUntil, rate * (1 + QUICK_GROWTH * seconds));
+      else if (rate < acceptedAtDecrease) rate = Math.min(acceptedAtDecrease, rate * (1 + GROWTH * seconds));
+      else rate *= 1 + PROBE_GROWTH * seconds;
     },
     throttled(attempt) {
+      refused.add();
+      const at = now();
+      judgeTrial(at);
       if (attempt.epoch !== epoch) return;
-      // Once a second at most: an API that refuses a share of requests at any pace (30 % random
-      // 429s) would otherwise cut the rate to that share every round trip, to nothing in seconds.
-      if (now() - decreasedAt < MIN_DECREASE_INTERVAL_MS) return;
-      decreasedAt = now();
-      epoch += 1;
+      // Sent without waiting: the client sent at the pace of its own work, which a limit under
+      // it refuses request by request (each waits its Retry-After). At the tail of a run one
+      // chain of requests measured ~0 accepted over two seconds and paced the rest at 0.5/s.
+      if (!attempt.waited) return;
+      if (at - decreasedAt < MIN_DECREASE_INTERVAL_MS) return;
+      // Refusals at the share found not to follow the pace say nothing about the pace.
+      if (background > 0 && refusedShare() <= background + BACKGROUND_MARGIN) return;
       // Refused before any success: the refusal's round trip is the only latency known.
-      latencyMs ??= Math.max(1, now() - attempt.at);
+      latencyMs ??= Math.max(1, at - attempt.at);
       const current = sendingRate() ?? Math.floor(limit);
       const measured = accepted.perSecond();
-      if (measured !== undefined) {
-        const at = now();
-        peak = Math.max(measured, peak * 0.5 ** ((at - peakAt) / PEAK_HALF_LIFE_MS));
-        peakAt = at;
-      }
-      const floor = Math.max(MIN_RATE, PEAK_FLOOR * peak);
-      // Refused at `current`: the limit is below it. What was accepted over the last seconds of
-      // sending says by how much (it over-counts by the burst the API let through, so it is
-      // only an upper bound too; the lower of both, and each new refusal lowers it again).
-      const acceptedRate = measured;
-      if (rate === undefined) {
-        // A ramp's meter also holds its slow start: it may be far under the limit, so it sets
-        // the pace but not the ceiling of the quick regrowth.
-        refusedAt = current;
-        rate = Math.max(floor, Math.min(DECREASE * current, DECREASE * (acceptedRate ?? current / 2)));
-      } else {
-        refusedAt = Math.min(current, acceptedRate ?? current);
-        rate = Math.max(floor, DECREASE * refusedAt);
-      }
-      grownAt = now();
+      const lowered = Math.max(MIN_RATE, DECREASE * (measured ?? current / 2));
+      // Judged against a whole window: at the start of a run the burst a rate limit lets through
+      // at once fills a short one (40 requests in 0.1 s at R 200 read as 3 R).
+      if (measured !== undefined && accepted.spansWindow()) trial ??= { at, acceptedBefore: measured };
+      // The ramp's sending rate may be far over the limit (×1.5 a round trip): the quick regrowth
+      // stops under it; a paced rate refused is over the limit by little.
+      quickUntil = QUICK_UNTIL * (rate === undefined ? current : Math.min(current, measured ?? current));
+      rate = Math.min(current, lowered);
+      acceptedAtDecrease = measured ?? rate;
+      decreasedAt = at;
+      grownAt = at;
+      epoch += 1;
       options.onThrottled?.(rate);
     },
   };

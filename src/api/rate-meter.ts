@@ -33,6 +33,11 @@ export class RateMeter {
     return (total * 1000) / spanMs;
   }
 
+  /** Whether the first event is a whole window old (perSecond spans the full two seconds). */
+  spansWindow(): boolean {
+    return this.firstAt !== undefined && this.now() - this.firstAt >= RateMeter.SLOTS * RateMeter.SLOT_MS;
+  }
+
   private advance(at: number): void {
     const slot = Math.floor(at / RateMeter.SLOT_MS);
     if (slot <= this.newest) return;

@@ -23,7 +23,7 @@ export interface ClientStats extends RequestCounts {
   readonly byStream: ReadonlyMap<string, RequestCounts>;
   /** The throttle's current concurrency limit. */
   readonly concurrency: number;
-  /** The request rate learned from 429s (requests/s), undefined until the first. */
+  /** The pace learned from 429s (requests/s), undefined when not paced. */
   readonly learnedRate?: number | undefined;
 }
 

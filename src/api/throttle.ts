@@ -30,7 +30,7 @@ export interface Throttle {
   run<T>(task: (slot: ThrottleSlot) => Promise<T>, signal?: AbortSignal): Promise<T>;
   /** The current concurrency limit, between 1 and the configured concurrency. */
   readonly concurrency: number;
-  /** The request rate learned from 429s (requests/s); undefined until the first. */
+  /** The pace learned from 429s (requests/s); undefined when not paced. */
   readonly learnedRate: number | undefined;
   readonly active: number;
   readonly pending: number;
@@ -57,6 +57,7 @@ export function createThrottle(options: ThrottleOptions): Throttle {
     ...(options.onThrottled ? { onThrottled: options.onThrottled } : {}),
   });
   const limit = pLimit(adaptive.concurrency);
+  const now = options.now ?? performance.now.bind(performance);
   const budget: TokenBucket | undefined = options.maxRequestsPerSecond ? createTokenBucket(options.maxRequestsPerSecond, bucketOptions) : undefined;
   let pace: TokenBucket | undefined;
   // Attempts holding a slot while they wait for the pace: demand the rate does not serve yet.
@@ -65,16 +66,19 @@ export function createThrottle(options: ThrottleOptions): Throttle {
   function follow(): void {
     if (limit.concurrency !== adaptive.concurrency) limit.concurrency = adaptive.concurrency;
     const rate = adaptive.pacing;
-    if (rate === undefined) return;
-    if (pace) pace.setRate(rate);
+    // Released (or a decrease undone): not paced any more.
+    if (rate === undefined) pace = undefined;
+    else if (pace) pace.setRate(rate);
     else pace = createTokenBucket(rate, { ...bucketOptions, burstSeconds: PACING_BURST_SECONDS });
   }
 
   return {
     run(task, signal) {
+      const queued = limit.activeCount >= limit.concurrency || limit.pendingCount > 0;
       return limit(async () => {
         signal?.throwIfAborted();
         const gated = pace !== undefined || budget !== undefined;
+        const before = now();
         if (gated) awaitingPace += 1;
         try {
           if (pace) await pace.take(signal);
@@ -82,7 +86,8 @@ export function createThrottle(options: ThrottleOptions): Throttle {
         } finally {
           if (gated) awaitingPace -= 1;
         }
-        const attempt = adaptive.sent();
+        // A token at hand is taken in microseconds; waiting for one takes a millisecond or more.
+        const attempt = adaptive.sent(queued || now() - before >= 1);
         return task({
           throttled() {
             adaptive.throttled(attempt);

@@ -89,17 +89,60 @@ describe('adaptive limit', () => {
         ),
       );
     }
-    const wave: ThrottleSlot[] = [];
-    await Promise.all([1, 2, 3].map(() => throttle.run(async (slot) => void wave.push(slot))));
-    wave[0]!.throttled();
-    const first = throttle.learnedRate;
-    expect(first).toBeDefined();
+    /** A wave sent faster than the limit lets through: the last ones waited behind it. */
+    async function wave(): Promise<ThrottleSlot[]> {
+      const slots: ThrottleSlot[] = [];
+      await Promise.all(Array.from({ length: throttle.concurrency + 3 }, () => throttle.run(async (slot) => void slots.push(slot))));
+      return slots;
+    }
+    const first = await wave();
+    first.at(-1)!.throttled();
+    const lowered = throttle.learnedRate;
+    expect(lowered).toBeDefined();
     // The rest of the same wave says nothing new.
-    for (const slot of wave.slice(1)) slot.throttled();
-    expect(throttle.learnedRate).toBe(first);
+    for (const slot of first.slice(0, -1)) slot.throttled();
+    expect(throttle.learnedRate).toBe(lowered);
     clock.advance(1_000);
-    await throttle.run(async (slot) => slot.throttled());
-    expect(throttle.learnedRate).toBeLessThan(first!);
+    const second = await wave();
+    second.at(-1)!.throttled();
+    expect(throttle.learnedRate).toBeLessThan(lowered!);
+  });
+
+  it('a 429 to a request sent without waiting does not pace the client (it waits its own Retry-After)', async () => {
+    const clock = fakeClock();
+    const throttle = createThrottle({ concurrency: 64, now: clock.now, sleep: clock.sleep });
+    // One request at a time, as at the tail of a run: each refused, a second apart.
+    for (let i = 0; i < 5; i++) {
+      await throttle.run(async (slot) => {
+        clock.advance(20);
+        slot.throttled();
+      });
+      clock.advance(1_000);
+    }
+    expect(throttle.learnedRate).toBeUndefined();
+  });
+
+  it('undoes a decrease that lowered what the API accepts with the pace (429s at a share whatever the rate)', async () => {
+    const clock = fakeClock();
+    const throttle = createThrottle({ concurrency: 8, now: clock.now, sleep: clock.sleep });
+    let lowered = false;
+    let sent = 0;
+    // 3 in 10 requests refused whatever the pace, all wanted at once.
+    await Promise.all(
+      Array.from({ length: 3_000 }, () =>
+        throttle.run(async (slot) => {
+          const n = sent++;
+          clock.advance(20 / Math.max(1, throttle.active));
+          if (n % 10 < 3) {
+            slot.throttled();
+            lowered ||= throttle.learnedRate !== undefined;
+          } else slot.succeeded();
+        }),
+      ),
+    );
+    expect(lowered).toBe(true);
+    expect(throttle.learnedRate).toBeUndefined();
+    expect(throttle.concurrency).toBe(8);
   });
 });
 
