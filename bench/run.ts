@@ -23,6 +23,7 @@ import { nightlyRerunFigure } from './nightly-rerun.js';
 import { objectStoreExportFigure } from './object-store-export.js';
 import { planRequestsFigure } from './plan-requests.js';
 import { incrementalScaleFigure, parquetExportRun, type ExportRun } from './parquet-export.js';
+import { rateLimitGoodputFigure } from './rate-limit-goodput.js';
 import { receiverThroughputFigure } from './receiver-throughput.js';
 import { reportQueriesFigure } from './report-queries.js';
 
@@ -46,6 +47,14 @@ const SIZES = quick
         { venues: 20, days: 31 },
         { venues: 100, days: 31 },
       ],
+      b10: {
+        points: [
+          { rate: 50, latencyMs: 20 },
+          { rate: 200, latencyMs: 200 },
+        ],
+        seconds: 2,
+        venues: 20,
+      },
       b9: { venues: 20, days: 730 },
       b11: { venues: 10, days: 365, hourDays: 60 },
       b12: { seriesRows: 300_000, venues: 100, summaryDays: 30 },
@@ -62,6 +71,11 @@ const SIZES = quick
         { venues: 20, days: 365 },
         { venues: 1000, days: 365 },
       ],
+      b10: {
+        points: [10, 50, 200].flatMap((rate) => [20, 200].map((latencyMs) => ({ rate, latencyMs }))),
+        seconds: 30,
+        venues: 20,
+      },
       b9: { venues: 1000, days: 730 },
       // 1,000 venues (~29M series rows), not the 5,000 (~146M) the figure is about: at 5,000 the
       // build alone had not finished after 10 min on 2 cores at load 15-18 (580 MB written).
@@ -80,6 +94,7 @@ const WHAT: Record<string, [string, string]> = {
   B7: ['heaviest named report, warehouse and Parquet', 'seconds'],
   B8: ['dashboard HTML at 20 and 1,000 venues x 1 year', 'seconds and MB'],
   B9: ['default 2-year plan requests, tiered summaries', '<= 1.0M per 1,000 venues'],
+  B10: ['goodput / R and 429 share under a rate limit R', '>= 0.95 R, <= 2 % 429'],
   B11: ['heaviest report and check on the big warehouse', 'seconds (< 10 s)'],
   B12: ['Parquet export to an object store vs local disk', 'ratio (report)'],
 };
@@ -134,6 +149,7 @@ async function main(): Promise<void> {
   }
   add(await figure('B8', () => dashboardGenerationFigure(SIZES.b8)));
   add(await figure('B9', async () => planRequestsFigure(SIZES.b9)));
+  add(await figure('B10', () => rateLimitGoodputFigure(SIZES.b10)));
   add(await figure('B11', () => bigWarehouseFigure(SIZES.b11)));
   add(await figure('B12', () => objectStoreExportFigure(SIZES.b12)));
   machine.loadEnd = currentLoad();

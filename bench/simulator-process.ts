@@ -17,6 +17,8 @@ export interface SimulatorProcess {
   readonly pid: number;
   /** API requests the simulator answered (its request log; control requests excluded). */
   requestCount(): Promise<number>;
+  /** The status of every API request in the simulator's request log. */
+  statuses(): Promise<number[]>;
   clearRequests(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -25,6 +27,8 @@ export interface SimulatorProcessOptions {
   readonly venues: number;
   readonly days: number;
   readonly latencyMs?: number;
+  /** Requests per second allowed per token (`--rate-limit`). */
+  readonly rateLimit?: number;
   readonly seed?: number;
   readonly today?: string;
 }
@@ -32,6 +36,7 @@ export interface SimulatorProcessOptions {
 export async function startSimulatorProcess(options: SimulatorProcessOptions): Promise<SimulatorProcess> {
   const args = [CLI, 'simulate', '--venues', String(options.venues), '--days', String(options.days), '--log-level', 'warn'];
   if (options.latencyMs !== undefined) args.push('--latency-ms', String(options.latencyMs));
+  if (options.rateLimit !== undefined) args.push('--rate-limit', String(options.rateLimit));
   if (options.seed !== undefined) args.push('--seed', String(options.seed));
   if (options.today !== undefined) args.push('--today', options.today);
   // stderr is kept, not shown: the simulator's own warnings would interleave with the table.
@@ -62,6 +67,11 @@ export async function startSimulatorProcess(options: SimulatorProcessOptions): P
       const body = (await (await control('GET')).json()) as unknown;
       const list = Array.isArray(body) ? body : ((body as { requests?: unknown[] }).requests ?? []);
       return list.length;
+    },
+    async statuses() {
+      const body = (await (await control('GET')).json()) as unknown;
+      const list: unknown[] = Array.isArray(body) ? body : ((body as { requests?: unknown[] }).requests ?? []);
+      return list.map((entry) => (entry as { status?: number }).status ?? 0);
     },
     async clearRequests() {
       await control('DELETE');

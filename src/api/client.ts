@@ -14,6 +14,7 @@ import { userAgent } from './user-agent.js';
 export interface ApiClientOptions {
   readonly baseUrl: string;
   readonly token: string;
+  /** Ceiling of requests in flight (api.concurrency); the client finds how many help (README, "Rate limits"). */
   readonly concurrency: number;
   /** Deadline of one attempt, body included. */
   readonly timeoutMs: number;
@@ -29,8 +30,6 @@ export interface ApiClientOptions {
   readonly maxPages?: number;
   /** Largest body read, as sent and as decoded (api.maxResponseBytes, default 32 MiB). */
   readonly maxResponseBytes?: number;
-  /** Successes in a row that earn one slot back after a 429 (default 10). */
-  readonly recoverAfterSuccesses?: number;
 }
 
 export interface RequestContext {
@@ -92,11 +91,12 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   const throttle = createThrottle({
     concurrency: options.concurrency,
     maxRequestsPerSecond: options.maxRequestsPerSecond,
-    recoverAfterSuccesses: options.recoverAfterSuccesses,
-    onChange: (concurrency, reason) =>
-      logger.info({ concurrency }, reason === 'throttled' ? 'api throttled (429): concurrency lowered' : 'api concurrency raised'),
+    onThrottled: (rate) => logger.info({ requestsPerSecond: Math.round(rate * 10) / 10 }, 'api throttled (429): request rate lowered'),
   });
-  const stats = new StatsRecorder(() => throttle.concurrency);
+  const stats = new StatsRecorder(
+    () => throttle.concurrency,
+    () => throttle.learnedRate,
+  );
   const policy: RetryPolicy = {
     maxRetries: options.maxRetries,
     baseMs: options.retryBaseMs ?? DEFAULT_RETRY_BASE_MS,
@@ -130,11 +130,12 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         return parseJson(response.text, request, response.status, response.coding);
       }
       if (response.status >= 300 && response.status < 400) throw redirectError(response.status, response.location, url, origin, request, redact);
+      const retryAfterMs = parseRetryAfter(response.retryAfter);
       if (response.status === 429) {
         slot.throttled();
         stats.add(stream, 'throttled');
       }
-      throw statusError({ status: response.status, body: parseErrorBody(response.text), retryAfterMs: parseRetryAfter(response.retryAfter) }, request, redact);
+      throw statusError({ status: response.status, body: parseErrorBody(response.text), retryAfterMs }, request, redact);
     } catch (error) {
       if (isApiError(error) && error.status === undefined) logAttempt(url, attemptNumber, startedAt, stream, undefined, error.code);
       throw error;

@@ -23,6 +23,8 @@ export interface ClientStats extends RequestCounts {
   readonly byStream: ReadonlyMap<string, RequestCounts>;
   /** The throttle's current concurrency limit. */
   readonly concurrency: number;
+  /** The pace learned from 429s (requests/s), undefined when not paced. */
+  readonly learnedRate?: number | undefined;
 }
 
 type Counter = Exclude<keyof RequestCounts, 'durationMs'>;
@@ -64,7 +66,10 @@ export class StatsRecorder {
   /** A live, read-only view for `ApiClient.stats`. */
   readonly view: ClientStats;
 
-  constructor(private readonly currentConcurrency: () => number) {
+  constructor(
+    private readonly currentConcurrency: () => number,
+    private readonly currentRate: () => number | undefined = () => undefined,
+  ) {
     const { total, streams } = this;
     this.view = {
       get requests() {
@@ -94,6 +99,9 @@ export class StatsRecorder {
       get concurrency() {
         return currentConcurrency();
       },
+      get learnedRate() {
+        return currentRate();
+      },
       byStream: streams,
     };
   }
@@ -122,7 +130,15 @@ export class StatsRecorder {
     if (logger.isLevelEnabled('debug')) {
       for (const [stream, counts] of this.streams) logger.debug({ stream, ...counts.toJSON() }, 'api summary of a stream');
     }
-    logger.info({ ...this.total.toJSON(), concurrency: this.currentConcurrency() }, 'api summary');
+    const rate = this.currentRate();
+    logger.info(
+      {
+        ...this.total.toJSON(),
+        concurrency: this.currentConcurrency(),
+        ...(rate === undefined ? {} : { learnedRequestsPerSecond: Math.round(rate * 10) / 10 }),
+      },
+      'api summary',
+    );
   }
 
   private forStream(stream: string): Counts {

@@ -1,14 +1,17 @@
 import pLimit from 'p-limit';
-import { createTokenBucket, type TokenBucket } from './token-bucket.js';
+import { createAdaptiveRate, type AdaptiveRate } from './adaptive-rate.js';
+import { createTokenBucket, type TokenBucket, type TokenBucketOptions } from './token-bucket.js';
 
 export interface ThrottleOptions {
-  /** Configured concurrency: the start value and the ceiling of recovery. */
+  /** Configured concurrency (api.concurrency): the ceiling of requests in flight. */
   readonly concurrency: number;
+  /** An explicit budget (api.maxRequestsPerSecond), on top of what the client learns. */
   readonly maxRequestsPerSecond?: number;
-  /** Successes in a row that earn one more slot after a decrease. */
-  readonly recoverAfterSuccesses?: number;
-  /** Told about every change of the limit (for logging). */
-  readonly onChange?: (concurrency: number, reason: 'throttled' | 'recovered') => void;
+  /** Told about every decrease of the learned rate (for logging). */
+  readonly onThrottled?: (ratePerSecond: number) => void;
+  /** Milliseconds; tests drive it (with `sleep`). */
+  readonly now?: () => number;
+  readonly sleep?: TokenBucketOptions['sleep'];
 }
 
 /** What a running task reports back about its request. */
@@ -21,62 +24,87 @@ export interface ThrottleSlot {
 
 export interface Throttle {
   /**
-   * Runs `task` when a slot is free (and a token is available under a rate budget). One call is
-   * one attempt: retries come back through here, so a retry sleeping its backoff holds no slot.
+   * Runs `task` when a slot is free and the pace allows. One call is one attempt: retries come
+   * back through here, so a retry sleeping its backoff holds no slot.
    */
   run<T>(task: (slot: ThrottleSlot) => Promise<T>, signal?: AbortSignal): Promise<T>;
-  /** The current limit, between 1 and the configured concurrency. */
+  /** The current concurrency limit, between 1 and the configured concurrency. */
   readonly concurrency: number;
+  /** The pace learned from 429s (requests/s); undefined when not paced. */
+  readonly learnedRate: number | undefined;
   readonly active: number;
   readonly pending: number;
 }
 
-const DEFAULT_RECOVER_AFTER_SUCCESSES = 10;
+/**
+ * Pacing holds 50 ms of tokens: less than a rate limit's usual burst (the simulator's default is
+ * 200 ms), so a stalled event loop does not make the client send a burst the API refuses.
+ */
+const PACING_BURST_SECONDS = 0.05;
 
 /**
- * Global concurrency limit, adaptive on 429 (AIMD: halve, then +1 per run of successes, never
- * above the configured value), plus an optional requests-per-second budget.
+ * Global concurrency limit and pace, adapted to the API's answers (see adaptive-rate.ts), plus an
+ * optional explicit requests-per-second budget.
  */
 export function createThrottle(options: ThrottleOptions): Throttle {
-  const ceiling = options.concurrency;
-  const recoverAfter = options.recoverAfterSuccesses ?? DEFAULT_RECOVER_AFTER_SUCCESSES;
-  const limit = pLimit(ceiling);
-  const bucket: TokenBucket | undefined = options.maxRequestsPerSecond ? createTokenBucket(options.maxRequestsPerSecond) : undefined;
-  // Bumped on every decrease. The requests already in flight when the API started throttling
-  // all answer 429 together; only the first of them, per decrease, may halve the limit again.
-  let epoch = 0;
-  let successes = 0;
+  const bucketOptions: TokenBucketOptions = {
+    ...(options.now ? { now: options.now } : {}),
+    ...(options.sleep ? { sleep: options.sleep } : {}),
+  };
+  const adaptive: AdaptiveRate = createAdaptiveRate({
+    ceiling: options.concurrency,
+    ...(options.now ? { now: options.now } : {}),
+    ...(options.onThrottled ? { onThrottled: options.onThrottled } : {}),
+  });
+  const limit = pLimit(adaptive.concurrency);
+  const now = options.now ?? performance.now.bind(performance);
+  const budget: TokenBucket | undefined = options.maxRequestsPerSecond ? createTokenBucket(options.maxRequestsPerSecond, bucketOptions) : undefined;
+  let pace: TokenBucket | undefined;
+  // Attempts holding a slot while they wait for the pace: demand the rate does not serve yet.
+  let awaitingPace = 0;
 
-  function decrease(startedInEpoch: number): void {
-    successes = 0;
-    if (startedInEpoch !== epoch) return;
-    epoch += 1;
-    const next = Math.max(1, Math.floor(limit.concurrency / 2));
-    if (next === limit.concurrency) return;
-    limit.concurrency = next;
-    options.onChange?.(next, 'throttled');
-  }
-
-  function increase(): void {
-    if (limit.concurrency >= ceiling) return;
-    successes += 1;
-    if (successes < recoverAfter) return;
-    successes = 0;
-    limit.concurrency += 1;
-    options.onChange?.(limit.concurrency, 'recovered');
+  function follow(): void {
+    if (limit.concurrency !== adaptive.concurrency) limit.concurrency = adaptive.concurrency;
+    const rate = adaptive.pacing;
+    // Released (or a decrease undone): not paced any more.
+    if (rate === undefined) pace = undefined;
+    else if (pace) pace.setRate(rate);
+    else pace = createTokenBucket(rate, { ...bucketOptions, burstSeconds: PACING_BURST_SECONDS });
   }
 
   return {
     run(task, signal) {
+      const queued = limit.activeCount >= limit.concurrency || limit.pendingCount > 0;
       return limit(async () => {
         signal?.throwIfAborted();
-        if (bucket) await bucket.take(signal);
-        const startedInEpoch = epoch;
-        return task({ throttled: () => decrease(startedInEpoch), succeeded: increase });
+        const gated = pace !== undefined || budget !== undefined;
+        const before = now();
+        if (gated) awaitingPace += 1;
+        try {
+          if (pace) await pace.take(signal);
+          if (budget) await budget.take(signal);
+        } finally {
+          if (gated) awaitingPace -= 1;
+        }
+        // A token at hand is taken in microseconds; waiting for one takes a millisecond or more.
+        const attempt = adaptive.sent(queued || now() - before >= 1);
+        return task({
+          throttled() {
+            adaptive.throttled(attempt);
+            follow();
+          },
+          succeeded() {
+            adaptive.succeeded(attempt, limit.pendingCount > 0 || awaitingPace > 0);
+            follow();
+          },
+        });
       });
     },
     get concurrency() {
       return limit.concurrency;
+    },
+    get learnedRate() {
+      return adaptive.learned;
     },
     get active() {
       return limit.activeCount;

@@ -4,26 +4,63 @@ import { setTimeout as sleep } from 'node:timers/promises';
 export interface TokenBucket {
   /** Resolves when the caller may send one request. */
   take(signal?: AbortSignal): Promise<void>;
+  /** Changes the rate from now on (tokens earned so far are kept, up to the new capacity). */
+  setRate(ratePerSecond: number): void;
+  readonly rate: number;
+}
+
+export interface TokenBucketOptions {
+  /** Seconds of tokens the bucket holds (the burst). Default 1. */
+  readonly burstSeconds?: number;
+  readonly now?: () => number;
+  readonly sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
 /**
- * Burst of up to one second's worth of tokens, refilled continuously. A taker that finds the
- * bucket empty reserves its token by driving the balance negative, so concurrent takers are
- * spaced 1/rate apart instead of all waking at the same instant.
+ * Burst of up to `burstSeconds` worth of tokens (at least one), refilled continuously. Takers
+ * that find the bucket empty queue and leave one at a time, each after the wait the rate in
+ * force asks for then: a rate lowered after a 429 applies to every request still waiting (when
+ * takers reserved future slots at the old rate, 64 of them went on at it for seconds).
  */
-export function createTokenBucket(ratePerSecond: number, now: () => number = performance.now.bind(performance)): TokenBucket {
-  const capacity = Math.max(1, ratePerSecond);
+export function createTokenBucket(ratePerSecond: number, options: TokenBucketOptions = {}): TokenBucket {
+  const now = options.now ?? performance.now.bind(performance);
+  const wait = options.sleep ?? ((ms: number, signal?: AbortSignal) => sleep(ms, undefined, signal ? { signal } : undefined));
+  const burstSeconds = options.burstSeconds ?? 1;
+  let rate = ratePerSecond;
+  let capacity = Math.max(1, rate * burstSeconds);
   let tokens = capacity;
   let updatedAt = now();
+  // The queue of takers: each waits for the one before it.
+  let queue: Promise<void> = Promise.resolve();
+
+  function refill(): void {
+    const current = now();
+    tokens = Math.min(capacity, tokens + ((current - updatedAt) * rate) / 1000);
+    updatedAt = current;
+  }
 
   return {
-    async take(signal) {
-      const current = now();
-      tokens = Math.min(capacity, tokens + ((current - updatedAt) * ratePerSecond) / 1000);
-      updatedAt = current;
-      tokens -= 1;
-      if (tokens >= 0) return;
-      await sleep((-tokens * 1000) / ratePerSecond, undefined, signal ? { signal } : undefined);
+    take(signal) {
+      const turn = queue.then(async () => {
+        signal?.throwIfAborted();
+        refill();
+        if (tokens < 1) {
+          await wait(((1 - tokens) * 1000) / rate, signal);
+          refill();
+        }
+        tokens -= 1;
+      });
+      queue = turn.catch(() => undefined);
+      return turn;
+    },
+    setRate(next) {
+      refill();
+      rate = next;
+      capacity = Math.max(1, rate * burstSeconds);
+      tokens = Math.min(tokens, capacity);
+    },
+    get rate() {
+      return rate;
     },
   };
 }

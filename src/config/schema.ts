@@ -28,7 +28,8 @@ export type HistoryGrain = z.infer<typeof HistoryGrain>;
 const ApiSchema = z.strictObject({
   baseUrl: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }),
   token: z.string().min(1, 'must not be empty'),
-  concurrency: positiveInt(256).default(8),
+  /** Ceiling of requests in flight; the client finds how many help below it (README, "Rate limits"). */
+  concurrency: positiveInt(256).default(64),
   pageSize: positiveInt(1000).default(100),
   /** Pages one list may take; a longer list fails its slice (default: see DEFAULT_MAX_PAGES). */
   maxPages: positiveInt(1_000_000).default(1_000),

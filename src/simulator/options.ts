@@ -15,6 +15,13 @@ export interface SimulatorOptions {
   readonly token?: string;
   /** Fixed delay added to every API response. Default 0. */
   readonly latencyMs?: number;
+  /**
+   * Requests per second the API allows per bearer token (a token bucket); beyond it a 429 with
+   * Retry-After. Default none (unlimited).
+   */
+  readonly rateLimit?: number;
+  /** Requests the bucket holds (the burst allowed at once). Default a fifth of `rateLimit`, at least 1. */
+  readonly rateLimitBurst?: number;
   /** Seeded faults, e.g. `429=0.1,reset=0.02@venue-roles,retry-after=2`. Default none. */
   readonly faults?: string | FaultSpec;
   /** Late data: each `revise()` changes the values of today and the N days before it. */
@@ -44,6 +51,8 @@ const OptionsSchema = z.object({
   days: z.number().int().min(1).max(36_600).default(90),
   token: z.string().min(1).default('sim-token'),
   latencyMs: z.number().int().min(0).max(600_000).default(0),
+  rateLimit: z.number().positive().max(1_000_000).optional(),
+  rateLimitBurst: z.number().int().min(1).max(1_000_000).optional(),
   reviseRecentDays: z.number().int().min(0).max(36_600).default(0),
   today: CalendarDate.optional(),
   maxPageSize: z.number().int().min(1).max(100_000).default(100),
@@ -65,6 +74,9 @@ export function resolveOptions(options: SimulatorOptions = {}): ResolvedOptions 
   const resolved = { ...parsed.data, today: parsed.data.today ?? todayUtc() };
   if (resolved.defaultPageSize > resolved.maxPageSize) {
     throw new EtlError('VENUE_SIM_OPTIONS', `defaultPageSize (${resolved.defaultPageSize}) exceeds maxPageSize (${resolved.maxPageSize})`);
+  }
+  if (resolved.rateLimitBurst !== undefined && resolved.rateLimit === undefined) {
+    throw new EtlError('VENUE_SIM_OPTIONS', 'rateLimitBurst needs rateLimit (the requests per second allowed)');
   }
   return resolved;
 }

@@ -3,6 +3,7 @@ import { toFaultSpec } from './faults/fault-spec.js';
 import { seedKey } from './hash.js';
 import type { SimulatorControls } from './http/control.js';
 import { RequestLog } from './http/request-log.js';
+import { createRateLimiter, defaultBurst } from './http/rate-limit.js';
 import { listen } from './http/server.js';
 import { resolveOptions, type SimulatorOptions } from './options.js';
 import { createGroundTruth, type GroundTruth } from './truth/ground-truth.js';
@@ -68,6 +69,9 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       log,
       controls,
       latencyMs: config.latencyMs,
+      ...(config.rateLimit === undefined
+        ? {}
+        : { rateLimiter: createRateLimiter({ ratePerSecond: config.rateLimit, burst: config.rateLimitBurst ?? defaultBurst(config.rateLimit) }) }),
       clock: options.clock ?? (() => new Date()),
       ...(options.onRequest ? { onRequest: options.onRequest } : {}),
     },

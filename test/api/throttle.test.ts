@@ -11,8 +11,9 @@ describe('concurrency', () => {
       setTimeout(() => sendJson(res, 200, singleDocument()), 30);
     });
     const client = testClient(api.url, { concurrency: 3 });
-    await Promise.all(Array.from({ length: 12 }, (_, i) => client.getDocument(`/x/${i}/`)));
-    expect(api.requests).toHaveLength(12);
+    // Enough requests for the limit to grow from its start (2) to the configured cap.
+    await Promise.all(Array.from({ length: 40 }, (_, i) => client.getDocument(`/x/${i}/`)));
+    expect(api.requests).toHaveLength(40);
     expect(api.maxInFlight).toBe(3);
     await client.close();
   });
@@ -33,38 +34,150 @@ describe('concurrency', () => {
   });
 });
 
-describe('AIMD', () => {
-  it('halves once per wave of 429s, never below 1, and recovers by one per run of successes', async () => {
-    const throttle = createThrottle({ concurrency: 8, recoverAfterSuccesses: 3 });
-    const wave: ThrottleSlot[] = [];
-    await Promise.all([1, 2, 3].map(() => throttle.run(async (slot) => void wave.push(slot))));
-    // Three requests of the same wave answer 429: one halving, not three.
-    for (const slot of wave) slot.throttled();
-    expect(throttle.concurrency).toBe(4);
-    // A request started after the decrease may lower it again.
-    await throttle.run(async (slot) => slot.throttled());
+/** A clock the test moves; sleeps advance it at once. */
+function fakeClock() {
+  let at = 0;
+  return {
+    now: () => at,
+    sleep: async (ms: number) => {
+      at += ms;
+    },
+    advance: (ms: number) => {
+      at += ms;
+    },
+  };
+}
+
+describe('adaptive limit', () => {
+  it('grows above the old fixed 8 in flight while the latency is flat and nothing is refused', async () => {
+    const clock = fakeClock();
+    const throttle = createThrottle({ concurrency: 64, now: clock.now, sleep: clock.sleep });
+    // Two in flight at first: one round trip tells the latency.
     expect(throttle.concurrency).toBe(2);
-    await throttle.run(async (slot) => slot.throttled());
-    await throttle.run(async (slot) => slot.throttled());
-    expect(throttle.concurrency).toBe(1);
-    for (let i = 0; i < 3; i++) await throttle.run(async (slot) => slot.succeeded());
-    expect(throttle.concurrency).toBe(2);
-    for (let i = 0; i < 100; i++) await throttle.run(async (slot) => slot.succeeded());
-    expect(throttle.concurrency).toBe(8);
+    // 400 requests of 20 ms each, all wanted at once: demand waits behind the limit.
+    await Promise.all(
+      Array.from({ length: 400 }, () =>
+        throttle.run(async (slot) => {
+          await Promise.resolve();
+          clock.advance(20 / Math.max(1, throttle.active));
+          slot.succeeded();
+        }),
+      ),
+    );
+    expect(throttle.concurrency).toBeGreaterThan(8);
+    expect(throttle.concurrency).toBeLessThanOrEqual(64);
+    expect(throttle.learnedRate).toBeUndefined();
   });
 
-  it('the client lowers its concurrency on 429 and recovers to the configured value', async () => {
-    const api = await serve((_req, res, index) => {
-      if (index < 4) sendJson(res, 429, { errors: [] }, { 'retry-after': '0' });
-      else setTimeout(() => sendJson(res, 200, singleDocument()), 5);
+  it('an explicit api.concurrency stays the cap', async () => {
+    const clock = fakeClock();
+    const throttle = createThrottle({ concurrency: 5, now: clock.now, sleep: clock.sleep });
+    await Promise.all(Array.from({ length: 100 }, () => throttle.run(async (slot) => slot.succeeded())));
+    expect(throttle.concurrency).toBe(5);
+  });
+
+  it('lowers the rate once per wave of 429s, and again for a request sent after the decrease', async () => {
+    const clock = fakeClock();
+    const throttle = createThrottle({ concurrency: 64, now: clock.now, sleep: clock.sleep });
+    for (let i = 0; i < 40; i++) {
+      await Promise.all(
+        [1, 2, 3, 4].map(() =>
+          throttle.run(async (slot) => {
+            clock.advance(5);
+            slot.succeeded();
+          }),
+        ),
+      );
+    }
+    /** A wave sent faster than the limit lets through: the last ones waited behind it. */
+    async function wave(): Promise<ThrottleSlot[]> {
+      const slots: ThrottleSlot[] = [];
+      await Promise.all(Array.from({ length: throttle.concurrency + 3 }, () => throttle.run(async (slot) => void slots.push(slot))));
+      return slots;
+    }
+    const first = await wave();
+    first.at(-1)!.throttled();
+    const lowered = throttle.learnedRate;
+    expect(lowered).toBeDefined();
+    // The rest of the same wave says nothing new.
+    for (const slot of first.slice(0, -1)) slot.throttled();
+    expect(throttle.learnedRate).toBe(lowered);
+    clock.advance(1_000);
+    const second = await wave();
+    second.at(-1)!.throttled();
+    expect(throttle.learnedRate).toBeLessThan(lowered!);
+  });
+
+  it('a 429 to a request sent without waiting does not pace the client (it waits its own Retry-After)', async () => {
+    const clock = fakeClock();
+    const throttle = createThrottle({ concurrency: 64, now: clock.now, sleep: clock.sleep });
+    // One request at a time, as at the tail of a run: each refused, a second apart.
+    for (let i = 0; i < 5; i++) {
+      await throttle.run(async (slot) => {
+        clock.advance(20);
+        slot.throttled();
+      });
+      clock.advance(1_000);
+    }
+    expect(throttle.learnedRate).toBeUndefined();
+  });
+
+  it('undoes a decrease that lowered what the API accepts with the pace (429s at a share whatever the rate)', async () => {
+    const clock = fakeClock();
+    const throttle = createThrottle({ concurrency: 8, now: clock.now, sleep: clock.sleep });
+    let lowered = false;
+    let sent = 0;
+    // 3 in 10 requests refused whatever the pace, all wanted at once.
+    await Promise.all(
+      Array.from({ length: 3_000 }, () =>
+        throttle.run(async (slot) => {
+          const n = sent++;
+          clock.advance(20 / Math.max(1, throttle.active));
+          if (n % 10 < 3) {
+            slot.throttled();
+            lowered ||= throttle.learnedRate !== undefined;
+          } else slot.succeeded();
+        }),
+      ),
+    );
+    expect(lowered).toBe(true);
+    expect(throttle.learnedRate).toBeUndefined();
+    expect(throttle.concurrency).toBe(8);
+  });
+});
+
+describe('Retry-After', () => {
+  it('a refused request is not sent again before its Retry-After expires (server-side timestamps)', async () => {
+    const refusedAt = new Map<string, number>();
+    const api = await serve((req, res) => {
+      const url = req.url ?? '';
+      // Every URL is refused once, with Retry-After: 1.
+      if (!refusedAt.has(url)) {
+        refusedAt.set(url, performance.now());
+        sendJson(res, 429, { errors: [] }, { 'retry-after': '1' });
+      } else sendJson(res, 200, singleDocument());
     });
-    const client = testClient(api.url, { concurrency: 8, recoverAfterSuccesses: 2 });
-    const first = Array.from({ length: 4 }, (_, i) => client.getDocument(`/x/${i}/`));
-    await Promise.all(first);
-    expect(client.stats.throttled).toBe(4);
-    expect(client.stats.concurrency).toBeLessThan(8);
-    await Promise.all(Array.from({ length: 30 }, (_, i) => client.getDocument(`/y/${i}/`)));
-    expect(client.stats.concurrency).toBe(8);
+    const client = testClient(api.url, { concurrency: 8 });
+    await Promise.all(Array.from({ length: 6 }, (_, i) => client.getDocument(`/x/${i}/`)));
+    expect(api.requests).toHaveLength(12);
+    expect(client.stats.throttled).toBe(6);
+    for (const [url, at] of refusedAt) {
+      const again = api.requests.filter((r) => r.url === url).slice(1);
+      expect(again).toHaveLength(1);
+      expect(again[0]!.at - at).toBeGreaterThanOrEqual(1_000);
+    }
+    await client.close();
+  });
+
+  it('429s do not fail a request while retries remain', async () => {
+    const api = await serve((_req, res, index) => {
+      if (index < 3) sendJson(res, 429, { errors: [] }, { 'retry-after': '0' });
+      else sendJson(res, 200, singleDocument());
+    });
+    const client = testClient(api.url, { concurrency: 1, maxRetries: 3 });
+    await client.getDocument('/x/');
+    expect(client.stats.throttled).toBe(3);
+    expect(client.stats.failures).toBe(0);
     await client.close();
   });
 });

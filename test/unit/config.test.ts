@@ -19,7 +19,7 @@ describe('config', () => {
   it('fills defaults and interpolates ${ENV}', () => {
     const config = resolveConfig(minimal, { TOKEN: 'secret-token-1' });
     expect(config.api!.token).toBe('secret-token-1');
-    expect(config.api!.concurrency).toBe(8);
+    expect(config.api!.concurrency).toBe(64);
     expect(config.sync.lookbackDays).toBe(3);
     expect(config.warehouse.path).toBe('data/warehouse.duckdb');
     expect(maskConfig(config).api!.token).toBe('***');

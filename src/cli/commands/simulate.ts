@@ -20,6 +20,8 @@ export const simulateCommand: Command = {
     days: { type: 'string', description: 'days of history (default 90)', valueName: 'N' },
     today: { type: 'string', description: 'the simulated current date (default: today, UTC)', valueName: 'DATE' },
     'latency-ms': { type: 'string', description: 'delay added to every response (default 0)', valueName: 'N' },
+    'rate-limit': { type: 'string', description: 'requests per second allowed per token; beyond it 429 + Retry-After (default none)', valueName: 'N' },
+    'rate-limit-burst': { type: 'string', description: 'requests the rate limit lets through at once (default N/5, at least 1)', valueName: 'N' },
     faults: { type: 'string', description: 'seeded faults, e.g. 429=0.1,500=0.05,reset=0.02@venue-roles', valueName: 'SPEC' },
     token: { type: 'string', description: 'bearer token the API requires (default sim-token)', valueName: 'T' },
     'revise-recent-days': { type: 'string', description: 'late data: days before today that POST /__sim/revise changes', valueName: 'N' },
@@ -40,6 +42,9 @@ export const simulateCommand: Command = {
     const days = intOption(args, 'days', { min: 1, max: 36_600 });
     const today = dateOption(args, 'today');
     const latencyMs = intOption(args, 'latency-ms', { min: 0, max: 600_000 });
+    const rateLimit = intOption(args, 'rate-limit', { min: 1, max: 1_000_000 });
+    const rateLimitBurst = intOption(args, 'rate-limit-burst', { min: 1, max: 1_000_000 });
+    if (rateLimitBurst !== undefined && rateLimit === undefined) throw new UsageError('--rate-limit-burst needs --rate-limit N');
     const reviseRecentDays = intOption(args, 'revise-recent-days', { min: 0, max: 36_600 });
     const configOut = stringOption(args, 'write-config');
     if (configOut !== undefined && existsSync(configOut)) {
@@ -54,6 +59,8 @@ export const simulateCommand: Command = {
       ...(days === undefined ? {} : { days }),
       ...(today === undefined ? {} : { today }),
       ...(latencyMs === undefined ? {} : { latencyMs }),
+      ...(rateLimit === undefined ? {} : { rateLimit }),
+      ...(rateLimitBurst === undefined ? {} : { rateLimitBurst }),
       ...(token === undefined ? {} : { token }),
       ...(reviseRecentDays === undefined ? {} : { reviseRecentDays }),
       ...(faults === undefined ? {} : { faults }),

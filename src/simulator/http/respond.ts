@@ -19,6 +19,12 @@ export function sendAnswer(response: ServerResponse, answer: ApiAnswer): number 
   return answer.status;
 }
 
+/** The rate limit's refusal: Retry-After in whole seconds (RFC 9110), rounded up so that waiting it out is enough. */
+export function sendRateLimited(response: ServerResponse, waitMs: number): number {
+  const body = errorsDocument([{ status: '429', code: 'throttled', title: 'Too Many Requests', detail: 'request was throttled' }]);
+  return sendAnswer(response, { status: 429, body, headers: { 'Retry-After': String(Math.max(1, Math.ceil(waitMs / 1000))) } });
+}
+
 const GATEWAY_TITLES: Readonly<Record<string, string>> = {
   '500': 'Internal Server Error',
   '502': 'Bad Gateway',

@@ -10,7 +10,8 @@ import { applyDrift } from '../faults/schema-drift.js';
 import { simulatedNow } from '../dates.js';
 import { answerApi, type ApiAnswer, type ApiDependencies } from './api-answer.js';
 import { CONTROL_PREFIX, handleControl, type SimulatorControls } from './control.js';
-import { sendAnswer, sendFault } from './respond.js';
+import type { RateLimiter } from './rate-limit.js';
+import { sendAnswer, sendFault, sendRateLimited } from './respond.js';
 import type { RecordedRequest, RequestLog } from './request-log.js';
 
 export interface ServerDependencies extends ApiDependencies {
@@ -18,6 +19,8 @@ export interface ServerDependencies extends ApiDependencies {
   readonly log: RequestLog;
   readonly controls: SimulatorControls;
   readonly latencyMs: number;
+  /** The API's rate limit per bearer token; none when absent. */
+  readonly rateLimiter?: RateLimiter;
   /** The machine clock whose time of day the simulated clock shows. */
   readonly clock: () => Date;
   readonly onRequest?: (request: RecordedRequest) => void;
@@ -77,8 +80,11 @@ async function handleApi(request: IncomingMessage, response: ServerResponse, dep
   const [path = '/', query = ''] = splitOnce(url, '?');
   // The path segment naming the endpoint: /analytics/<stream>/…, /core/<stream>/, /accounts/<stream>/…
   const stream = path.split('/')[2] ?? '';
+  // The limit is counted on arrival, as a gateway in front of the API would; a refused request
+  // draws no fault (its retry gets the draw the request would have had).
+  const waitMs = deps.rateLimiter?.take(request.headers.authorization ?? '', performance.now()) ?? 0;
   const spec: FaultSpec = deps.controls.faults;
-  const decision = decideFaults(deps.seed, spec, url, stream, deps.log.nextOrdinal(url));
+  const decision = waitMs > 0 ? undefined : decideFaults(deps.seed, spec, url, stream, deps.log.nextOrdinal(url));
   if (deps.latencyMs > 0) {
     try {
       await delay(deps.latencyMs, undefined, { signal });
@@ -91,7 +97,10 @@ async function handleApi(request: IncomingMessage, response: ServerResponse, dep
   response.setHeader('Date', simulatedNow(deps.world.today, deps.clock()).toUTCString());
   let status: number;
   let fault: string | undefined;
-  if (decision.response) {
+  if (decision === undefined) {
+    fault = 'rate-limit';
+    status = sendRateLimited(response, waitMs);
+  } else if (decision.response) {
     fault = decision.response;
     status = await sendFault(response, decision.response, () => answerApi(request, deps, serverUrl), {
       retryAfterSeconds: spec.retryAfterSeconds ?? 1,

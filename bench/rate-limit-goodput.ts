@@ -1,0 +1,100 @@
+/**
+ * B10: goodput under a rate limit. The simulator (a child process) allows R requests/s per token
+ * (`simulate --rate-limit R`, token bucket, burst R/5) and answers 429 + Retry-After beyond it,
+ * with a fixed latency; a backfill runs here, as the CLI would run it, with the default
+ * `api` settings (no `concurrency`, no `maxRequestsPerSecond`). Goodput is the requests the
+ * simulator accepted (2xx) per second of the whole run, learning included, divided by R; the
+ * 429 share is refused ÷ all requests the simulator saw.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { addDays, todayUtc } from '../src/calendar/index.js';
+import { requireApi, resolveConfig, type ApiReadyConfig } from '../src/config/index.js';
+import { createLogger } from '../src/log/index.js';
+import { planBackfillRun, runBackfill } from '../src/runner/backfill-job.js';
+import { fmt, type Figure } from './figure.js';
+import { startSimulatorProcess } from './simulator-process.js';
+
+export interface RateLimitGoodputOptions {
+  /** Each point: R requests/s allowed, the latency of every answer. */
+  readonly points: readonly { readonly rate: number; readonly latencyMs: number }[];
+  /** Planned length of each run at R: the backfill is sized to R x seconds requests. */
+  readonly seconds: number;
+  readonly venues: number;
+}
+
+export interface RateLimitPoint {
+  readonly rate: number;
+  readonly latencyMs: number;
+  readonly wallMs: number;
+  readonly accepted: number;
+  readonly refused: number;
+  readonly total: number;
+  readonly status: string;
+}
+
+const MAX_DAYS = 365;
+
+export async function measureRateLimitPoint(rate: number, latencyMs: number, options: RateLimitGoodputOptions): Promise<RateLimitPoint> {
+  const dir = mkdtempSync(join(tmpdir(), 'venue-etl-bench-b10-'));
+  const sim = await startSimulatorProcess({ venues: options.venues, days: MAX_DAYS + 5, latencyMs, rateLimit: rate });
+  try {
+    const config = requireApi(
+      resolveConfig({
+        api: { baseUrl: sim.url, token: sim.token },
+        scope: { venues: sim.venues, projects: sim.projects },
+        warehouse: { path: join(dir, 'warehouse.duckdb') },
+        log: { level: 'warn' },
+      }),
+    );
+    const range = sizedRange(config, rate * options.seconds);
+    // The simulator's bucket starts full; it refills during the planning above anyway.
+    await sim.clearRequests();
+    const started = performance.now();
+    const backfill = await runBackfill(config, createLogger({ level: 'warn' }), range);
+    const wallMs = performance.now() - started;
+    const statuses = await sim.statuses();
+    const accepted = statuses.filter((s) => s >= 200 && s < 300).length;
+    const refused = statuses.filter((s) => s === 429).length;
+    return { rate, latencyMs, wallMs, accepted, refused, total: statuses.length, status: backfill.alreadyFinished ? 'already finished' : backfill.status };
+  } finally {
+    await sim.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The shortest range ending yesterday whose plan holds at least `requests` requests. */
+function sizedRange(config: ApiReadyConfig, requests: number): { from: string; to: string } {
+  const to = addDays(todayUtc(), -1);
+  for (let days = 1; ; days++) {
+    const from = addDays(to, 1 - days);
+    if (days >= MAX_DAYS || planBackfillRun(config, { from, to }).requests >= requests) return { from, to };
+  }
+}
+
+export async function rateLimitGoodputFigure(options: RateLimitGoodputOptions): Promise<Figure> {
+  const points: RateLimitPoint[] = [];
+  for (const { rate, latencyMs } of options.points) points.push(await measureRateLimitPoint(rate, latencyMs, options));
+  const goodput = (p: RateLimitPoint) => (p.accepted * 1000) / p.wallMs / p.rate;
+  const share = (p: RateLimitPoint) => (p.total === 0 ? 0 : p.refused / p.total);
+  const worst = points.reduce((a, b) => (goodput(b) < goodput(a) ? b : a));
+  const worstShare = Math.max(...points.map(share));
+  return {
+    id: 'B10',
+    what: `backfill under a rate limit R, default api settings, ${points.map((p) => `R ${p.rate}/${p.latencyMs} ms`).join(', ')}`,
+    measured: `goodput >= ${goodput(worst).toFixed(2)} R, 429s <= ${(worstShare * 100).toFixed(1)} %`,
+    limit: 'R (the limit itself)',
+    ratio: fmt.ratio(goodput(worst)),
+    target: '>= 0.95 R, <= 2 % 429',
+    met: points.every((p) => p.status === 'succeeded') && goodput(worst) >= 0.95 && worstShare <= 0.02,
+    notes: [
+      ...points.map(
+        (p) =>
+          `R ${p.rate}/s, ${p.latencyMs} ms: ${fmt.count(p.accepted)} accepted in ${fmt.seconds(p.wallMs)} = ${goodput(p).toFixed(2)} R; ` +
+          `${fmt.count(p.refused)} of ${fmt.count(p.total)} refused (${(share(p) * 100).toFixed(1)} %); run ${p.status}.`,
+      ),
+      `Each run sized to about R x ${options.seconds} s of requests (${options.venues} venues); goodput counts the whole run, learning the limit included.`,
+    ],
+  };
+}

@@ -1,0 +1,48 @@
+/**
+ * Events per second over the last two seconds, counted in 40 slots of 50 ms: constant memory
+ * and constant work per event, whatever the rate (the client reaches ~8,000 requests/s locally).
+ * Two seconds, not one: at 10 requests/s one second holds 10 ± 1 events, a 10 % error.
+ */
+export class RateMeter {
+  private static readonly SLOTS = 40;
+  private static readonly SLOT_MS = 50;
+  private readonly counts = new Array<number>(RateMeter.SLOTS).fill(0);
+  /** Index (time / SLOT_MS) of the newest slot written. */
+  private newest = 0;
+  private firstAt: number | undefined;
+
+  constructor(private readonly now: () => number) {}
+
+  add(): void {
+    const at = this.now();
+    this.firstAt ??= at;
+    this.advance(at);
+    this.counts[this.newest % RateMeter.SLOTS]! += 1;
+  }
+
+  /**
+   * Events per second over the last two seconds, or over the time since the first event when that is
+   * shorter (but at least one slot): undefined before any event.
+   */
+  perSecond(): number | undefined {
+    if (this.firstAt === undefined) return undefined;
+    const at = this.now();
+    this.advance(at);
+    const total = this.counts.reduce((sum, n) => sum + n, 0);
+    const spanMs = Math.min(RateMeter.SLOTS * RateMeter.SLOT_MS, Math.max(RateMeter.SLOT_MS, at - this.firstAt));
+    return (total * 1000) / spanMs;
+  }
+
+  /** Whether the first event is a whole window old (perSecond spans the full two seconds). */
+  spansWindow(): boolean {
+    return this.firstAt !== undefined && this.now() - this.firstAt >= RateMeter.SLOTS * RateMeter.SLOT_MS;
+  }
+
+  private advance(at: number): void {
+    const slot = Math.floor(at / RateMeter.SLOT_MS);
+    if (slot <= this.newest) return;
+    const clear = Math.min(RateMeter.SLOTS, slot - this.newest);
+    for (let i = 1; i <= clear; i++) this.counts[(this.newest + i) % RateMeter.SLOTS] = 0;
+    this.newest = slot;
+  }
+}
