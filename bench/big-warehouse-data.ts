@@ -17,6 +17,7 @@
  */
 import { addDays } from '../src/calendar/index.js';
 import { openWarehouse, type Session } from '../src/warehouse/index.js';
+import { SERIES_METRICS } from './series-metrics.js';
 
 export interface BigWarehouseOptions {
   readonly venues: number;
@@ -36,13 +37,6 @@ export interface BigWarehouseRows {
 /** Day summaries for the most recent days, months before (the tiered default). */
 export const SUMMARY_DAY_HORIZON = 92;
 const WINDOW_DAYS = 31;
-
-const SERIES = `VALUES
-  ('venue-devices-history', 'detected'), ('venue-devices-history', 'unique-detected'),
-  ('venue-devices-history', 'unique-authenticated'), ('venue-devices-history', 'authenticated'),
-  ('venue-users-history', 'logins'), ('venue-users-history', 'unique-logins'),
-  ('venue-remarketing-history', 'embeds'),
-  ('rating-history', 'rates-average'), ('rating-history', 'rates-count')`;
 
 /** Summary metric, and the series day totals it equals (NULL: a value of its own). */
 const SUMMARIES = `VALUES
@@ -94,7 +88,7 @@ export async function generateBigWarehouse(path: string, options: BigWarehouseOp
     await write(async (session) => {
       await session.run(`CREATE TABLE IF NOT EXISTS bench_venues AS
         SELECT v, ('6f1c1a52-0000-4000-8000-' || lpad(to_hex(v), 12, '0'))::UUID AS venue_id FROM range(${venues}) t(v)`);
-      await session.run(`CREATE TABLE IF NOT EXISTS bench_series AS SELECT * FROM (${SERIES}) s(stream, metric)`);
+      await session.run(`CREATE TABLE IF NOT EXISTS bench_series AS SELECT * FROM (${SERIES_METRICS}) s(stream, metric)`);
       return 0;
     });
     for (let start = firstDay; start <= lastDay; start = addDays(start, WINDOW_DAYS)) {

@@ -15,6 +15,7 @@ import { exportParquet, exportTotals, type ExportReport } from '../src/export/in
 import { addDays } from '../src/calendar/index.js';
 import { openWarehouse, type SliceCommit, type Warehouse } from '../src/warehouse/index.js';
 import { fmt, type Figure } from './figure.js';
+import { SERIES_METRICS } from './series-metrics.js';
 
 export interface ExportDataOptions {
   /** Series rows at least (9 per venue and day). */
@@ -28,13 +29,6 @@ export interface ExportDataOptions {
 export const LAST_DAY = '2026-01-20';
 export const SYNC_DAY = addDays(LAST_DAY, 1);
 const SYNC_RUN = 'bench-one-day-sync';
-
-const SERIES = `VALUES
-  ('venue-devices-history', 'detected'), ('venue-devices-history', 'unique-detected'),
-  ('venue-devices-history', 'unique-authenticated'), ('venue-devices-history', 'authenticated'),
-  ('venue-users-history', 'logins'), ('venue-users-history', 'unique-logins'),
-  ('venue-remarketing-history', 'embeds'),
-  ('rating-history', 'rates-average'), ('rating-history', 'rates-count')`;
 
 const SUMMARIES = `VALUES
   ('venue-devices-summary', 'detected'), ('venue-devices-summary', 'unique-detected'),
@@ -67,7 +61,7 @@ export async function generateWarehouse(path: string, options: ExportDataOptions
                CASE WHEN metric = 'rates-average' AND hash(venue_id, d) % 5 = 0 THEN NULL
                     ELSE ${value('venue_id', 'metric', `DATE '${LAST_DAY}' - d`)} END,
                'bench-backfill', now()
-        FROM bench_venues, (${SERIES}) AS s(stream, metric), (SELECT range::INTEGER AS d FROM range(${days}))
+        FROM bench_venues, (${SERIES_METRICS}) AS s(stream, metric), (SELECT range::INTEGER AS d FROM range(${days}))
         ORDER BY (${days} - 1 - d) // 31, v, stream, metric, d DESC`);
       const summaryRows = await session.run(`INSERT INTO summary_values
         SELECT venue_id, stream, metric, DATE '${LAST_DAY}' - d, DATE '${LAST_DAY}' - d,
