@@ -17,7 +17,7 @@ import { openWarehouse, type SliceCommit } from '../../src/warehouse/index.js';
 import { childEnv, runCli, type CliResult } from '../e2e/harness.js';
 import { S3_SERVER_START_TIMEOUT_MS, s3Server, type S3Server } from '../s3-server.js';
 import { runOnFile } from '../readside/fixture.js';
-import { seriesSlice, tempDir, VENUE_A, VENUE_B } from '../warehouse/helpers.js';
+import { seriesSlice, tempDir, VENUE_A, VENUE_B, warehouseWithSlices } from '../warehouse/helpers.js';
 
 const USERS = 'venue-users-history';
 const DEVICES = 'venue-devices-history';
@@ -51,13 +51,7 @@ function days(venue: string, stream: string, from: string, count: number, base: 
   return seriesSlice(venue, stream, from, to, rows);
 }
 
-async function warehouseWith(name: string, slices: readonly SliceCommit[]): Promise<string> {
-  const path = join(temp.dir, `${name}.duckdb`);
-  const warehouse = await openWarehouse(path);
-  await warehouse.commitSlices('run-1', slices);
-  await warehouse.close();
-  return path;
-}
+const warehouseWith = (name: string, slices: readonly SliceCommit[]): Promise<string> => warehouseWithSlices(temp.dir, name, slices);
 
 function freshLake(): { url: string; target: S3Target } {
   const url = `s3://${server.bucket}/tests/${randomUUID()}`;

@@ -5,7 +5,7 @@ import { exportParquet, MANIFEST_FILE, readManifest } from '../../src/export/ind
 import { EtlError, ExitCode } from '../../src/errors/index.js';
 import { openWarehouse, type SliceCommit } from '../../src/warehouse/index.js';
 import { runOnFile } from './fixture.js';
-import { seriesSlice, tempDir, VENUE_A, VENUE_B } from '../warehouse/helpers.js';
+import { seriesSlice, tempDir, VENUE_A, VENUE_B, warehouseWithSlices } from '../warehouse/helpers.js';
 
 // Several writers exporting into one local folder (README, "Writers and shards: one lake").
 
@@ -27,13 +27,7 @@ beforeEach(() => {
 });
 afterEach(() => temp.cleanup());
 
-async function warehouseWith(name: string, slices: readonly SliceCommit[]): Promise<string> {
-  const path = join(temp.dir, `${name}.duckdb`);
-  const warehouse = await openWarehouse(path);
-  await warehouse.commitSlices('run-1', slices);
-  await warehouse.close();
-  return path;
-}
+const warehouseWith = (name: string, slices: readonly SliceCommit[]): Promise<string> => warehouseWithSlices(temp.dir, name, slices);
 
 const partition = (month: string, file: string): string => join(parquet, 'series_points', `stream=${USERS}`, `month=2026-${month}`, file);
 

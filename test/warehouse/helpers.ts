@@ -13,6 +13,15 @@ export function tempDir(): { dir: string; cleanup: () => void } {
   return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
+/** A warehouse file `<dir>/<name>.duckdb` holding the slices (committed as run-1), closed again. */
+export async function warehouseWithSlices(dir: string, name: string, slices: readonly SliceCommit[]): Promise<string> {
+  const path = join(dir, `${name}.duckdb`);
+  const warehouse = await openWarehouse(path);
+  await warehouse.commitSlices('run-1', slices);
+  await warehouse.close();
+  return path;
+}
+
 /** Each test of the file gets a new warehouse file in a temp dir, closed and removed after it. */
 export function useFreshWarehouse(set: (warehouse: Warehouse) => void): void {
   let current: Warehouse | undefined;
