@@ -28,6 +28,15 @@ describe('learning a rate limit (virtual time, the simulator token bucket)', () 
     expect(acceptedRate(run, 5_000, run.elapsedMs)).toBeGreaterThanOrEqual(0.95 * 50);
   });
 
+  it('raises a level found a little low when a probe is refused: the refill since the last refusal', async () => {
+    // R 50 and 200 ms: the first episode reads 49.2/s. A probe refused at the same level kept it
+    // (48.2/s held, 0.96 R); what the API accepted between two refusals tells 50/s.
+    const run = await runAgainstRateLimit({ rate: 50, latencyMs: 200, requests: 50 * 60 });
+    expect(run.decreases.length).toBeGreaterThanOrEqual(3);
+    expect(run.decreases.at(-1)!.rate).toBeGreaterThanOrEqual(0.975 * 50);
+    expect(run.decreases.at(-1)!.rate).toBeLessThan(50);
+  });
+
   it('still finds a raised limit', async () => {
     const run = await runAgainstRateLimit({ rate: 50, latencyMs: 20, requests: 50 * 20 + 100 * 40, rateFrom: { at: 20_000, rate: 100 } });
     expect(acceptedRate(run, 40_000, run.elapsedMs)).toBeGreaterThanOrEqual(0.9 * 100);
