@@ -6,18 +6,29 @@ import { RateMeter } from './rate-meter.js';
  *
  * - **Ramp** (not paced): the concurrency starts small and grows by half a slot per success
  *   while requests are waiting (×1.5 per round trip), up to the ceiling (api.concurrency).
- * - **Paced** (after a 429): the client sends at a rate and no longer limits the concurrency
- *   below the ceiling. A 429 to a request that waited behind the limit or the pace (at most one
- *   a second, and once per wave: answers to requests sent before the last decrease do not count
- *   again) sets the rate just under what the API accepted
- *   over the last two seconds. While requests wait, the rate grows: quickly (×2 a second) back to
- *   just under the rate refused, by 10 % a second up to what was accepted, then by 2 % a second
- *   (it probes past the limit slowly, and finds a raised one); it is released once it is twice
- *   what is accepted and nothing waits.
+ * - **Paced** (after a 429 to a request that waited behind the limit or the pace): the client
+ *   sends at a rate and no longer limits the concurrency below the ceiling. The rate is lowered
+ *   once per wave (answers to requests sent before the last decrease do not count again), and
+ *   the pace's saved-up tokens are dropped, so a request refused after a decrease says the new
+ *   rate is still over the limit.
+ * - **The limit**: after the first 429 of an episode the API's bucket is empty; when it refuses
+ *   again, what it accepted of the requests sent in between is its refill rate, the limit
+ *   without its burst. The rate goes to 98 % of that. Before an episode has enough answers, the
+ *   first 429 sets 98 % of what was accepted lately (over the last round trip during the ramp)
+ *   and a 429 in the next wave at most halves the rate; either regrows quickly (×2 a second) to
+ *   just under the rate refused.
+ * - **Hold and probe**: once the limit is known the rate holds under it (4 s), then probes above
+ *   it, slowly at first (+2 % a second, doubling every second), to find a raised limit. A
+ *   refused probe reads the level again from what the API accepted since the last refusal (a
+ *   lower bound: it raises a level found a little low, and lowers it only when clearly under).
+ *   Refused again at the same level, the hold doubles (up to 64 s); a level that moved resets it. A 429
+ *   under the limit found (a burst emptied the API's bucket) does not lower the rate. The pace
+ *   is released once it is twice what is accepted and nothing waits.
  * - **429s that do not follow the pace** (an API refusing a share of requests whatever the rate):
- *   two seconds after a decrease, if what the API accepts fell with the pace (under 3/4 of what it
- *   accepted before), the decrease is undone and 429s at that share no longer lower the rate.
- * - The refused request itself waits out its Retry-After (retry-policy.ts) and comes back here.
+ *   two seconds after a decrease, if 15 % or more of the requests of the last second are still
+ *   refused, the decrease is undone and 429s at that share no longer lower the rate.
+ * - The refused request itself waits out its Retry-After (retry-policy.ts) and comes back through
+ *   the throttle: retries coming back together are paced like any other request.
  */
 export interface AdaptiveRate {
   /** The concurrency limit now (an integer from 1 to the ceiling). */
@@ -58,29 +69,54 @@ const INITIAL_CONCURRENCY = 2;
 const RAMP_STEP = 0.5;
 /** Weight of a new latency sample in the moving average. */
 const LATENCY_WEIGHT = 0.1;
-/**
- * After a 429: just under what the API accepted over the last two seconds, so a right estimate
- * is refused nothing; an estimate under the limit is corrected by the growth below.
- */
+/** At least four of the meter's slots: one, partly filled, read a tenth of the rate. */
+const RAMP_WINDOW_MS = 200;
+/** A decrease sets the rate just under the limit's estimate, so a right estimate is refused nothing. */
 const DECREASE = 0.98;
 /**
- * Growth per second: ×2 while under `QUICK_UNTIL` × the rate last refused, +10 % up to what the
- * API accepted then, +2 % beyond it. At +10 % a second beyond it the pace crossed the limit
- * within 0.2 s of every decrease: 3–8.5 % of requests refused (B10).
+ * Refusals again within this long of a decrease belong to the same episode: the API's bucket was
+ * empty at the episode's first refusal and at this one, so what it accepted of the requests sent
+ * in between is its refill rate, the limit itself, without the burst (which at R 10 read as 40/s
+ * at the first refusal, 40 ms into a run).
+ */
+const EPISODE_MS = 3_000;
+/**
+ * Accepted requests an episode needs before its rate is trusted (at 10/s, half a second of them).
+ * In virtual time against the simulator's bucket (30 s runs): 4 read 9.2/s at R 10 and 200 ms and
+ * held 0.92 R for the whole run; 5 reads 9.9/s (0.996 R) at the cost of a few more refusals.
+ */
+const EPISODE_MIN_ACCEPTED = 5;
+/**
+ * Refused again in the next wave with no estimate of the limit yet: at most half the rate. At R
+ * 10 and 20 ms a wave is a request or two: halving finds the limit in two or three of them, where
+ * the old rule (one decrease a second) sent at 39/s for a second (~30 refused).
+ */
+const HALVE = 0.5;
+/**
+ * After a decrease with no estimate of the limit: regrowth ×2 a second up to `QUICK_UNTIL` × the
+ * rate refused (the ramp's first refusal reads the ramp's slow start: 34/s at R 50 and 200 ms).
  */
 const QUICK_GROWTH = 1.0;
-const GROWTH = 0.1;
-const PROBE_GROWTH = 0.02;
 const QUICK_UNTIL = 0.9;
-const MIN_DECREASE_INTERVAL_MS = 1_000;
+/**
+ * Once the limit is known the rate holds just under it, then probes above it, slowly at first
+ * (+2 % a second, doubling every second: +20 % after 3 s, +90 % after 5 s), so a raised limit is
+ * found. A probe refused at the same level (within `SAME_LEVEL`) doubles the hold, up to
+ * `MAX_HOLD_MS`; a level that moved resets it. Each probe costs a refusal or two: at R 10, one
+ * every cycle of ~2 s was 5-10 % of the requests refused (B10); the budget is 2 %.
+ */
+const HOLD_MS = 4_000;
+const MAX_HOLD_MS = 64_000;
+const SAME_LEVEL = 0.05;
+const PROBE_OVERSHOOT = 0.15;
+/** Accepted requests between two refusals before their refill rate is trusted (±1 is 5 %). */
+const ANCHOR_MIN_ACCEPTED = 20;
+const PROBE_GROWTH = 0.02;
+const MAX_PROBE_GROWTH = 1.0;
 /** The meter's window: a decrease is judged once what is accepted reflects it. */
 const TRIAL_MS = 2_000;
-/**
- * A decrease that lowered what the API accepts under this share of what it accepted before did
- * not meet a limit (under a limit, what is accepted stays at the limit): at 30 % random 429s a
- * decrease to 98 % of the accepted rate brings what is accepted to ~69 % of it.
- */
-const NOT_THE_PACE = 0.75;
+/** Share of requests refused over the last second that says the pace did not stop the 429s. */
+const STILL_REFUSED = 0.15;
 /** 429s over the background share plus this lower the rate again. */
 const BACKGROUND_MARGIN = 0.05;
 /** Released when the rate is this many times what is accepted and nothing waits. */
@@ -97,12 +133,22 @@ export function createAdaptiveRate(options: AdaptiveRateOptions): AdaptiveRate {
   let latencyMs: number | undefined;
   let rate: number | undefined;
   let quickUntil = 0;
-  /** What the API accepted at the last decrease (requests/s). */
-  let acceptedAtDecrease = 0;
   let grownAt = 0;
   let decreasedAt = Number.NEGATIVE_INFINITY;
-  /** The first decrease not judged yet: when, and what was accepted then. */
-  let trial: { readonly at: number; readonly acceptedBefore: number } | undefined;
+  /** The refusals close together: when the first refused request was sent; what was sent since and accepted. */
+  let episode: { readonly startedAt: number; accepted: number; lastSentAt: number } | undefined;
+  /**
+   * The last refused request (when it was sent) and what the API accepted of the requests sent
+   * since: the API's bucket was empty at both refusals, so between them it accepted exactly what
+   * it refilled (a little less when its bucket filled to the brim in between).
+   */
+  let anchor: { at: number; accepted: number } | undefined;
+  /** The limit found (requests/s), and how long the rate holds under it before probing. */
+  let level: number | undefined;
+  let holdMs = HOLD_MS;
+  let holdUntil = 0;
+  /** The first decrease not judged yet. */
+  let trial: { readonly at: number } | undefined;
   /** Share of 429s found not to follow the pace. */
   let background = 0;
   // Bumped on every decrease; an attempt sent before it says nothing new when it is refused.
@@ -114,25 +160,78 @@ export function createAdaptiveRate(options: AdaptiveRateOptions): AdaptiveRate {
     return latencyMs === undefined ? undefined : (Math.floor(limit) * 1000) / Math.max(1, latencyMs);
   }
 
-  function refusedShare(): number {
-    const no = refused.perSecond() ?? 0;
-    const yes = accepted.perSecond() ?? 0;
+  function refusedShare(overMs = TRIAL_MS): number {
+    const no = refused.perSecondOver(overMs) ?? 0;
+    const yes = accepted.perSecondOver(overMs) ?? 0;
     return no + yes === 0 ? 0 : no / (no + yes);
   }
 
+  /** An answer to a request sent during the episode. */
+  function inEpisode(attempt: SentAttempt): boolean {
+    // Sent with the episode's first refused request but before it: served by tokens earned before.
+    if (episode === undefined || attempt.at <= episode.startedAt) return false;
+    episode.lastSentAt = Math.max(episode.lastSentAt, attempt.at);
+    return true;
+  }
+
+  /** The API's refill rate: what it accepted of the requests sent between two refusals. */
+  function episodeRate(): number | undefined {
+    if (episode === undefined || episode.accepted < EPISODE_MIN_ACCEPTED) return undefined;
+    const spanMs = episode.lastSentAt - episode.startedAt;
+    return spanMs > 0 ? ((episode.accepted + 0.5) * 1000) / spanMs : undefined;
+  }
+
   /**
-   * Undoes a decrease two seconds old that lowered what the API accepts with the pace: the 429s
-   * that started the pacing did not follow it either, so the client is no longer paced.
+   * The API's refill rate since the last refusal, read at a refusal sent at `sentAt` (which becomes
+   * the new anchor); undefined when too few requests were accepted in between to tell.
+   */
+  function anchorRate(sentAt: number): number | undefined {
+    if (anchor !== undefined && sentAt <= anchor.at) return undefined;
+    const last = anchor;
+    anchor = { at: sentAt, accepted: 0 };
+    if (last === undefined || last.accepted < ANCHOR_MIN_ACCEPTED) return undefined;
+    return (last.accepted * 1000) / (sentAt - last.at);
+  }
+
+  /**
+   * A probe refused: the level found before, moved when what the API accepted says the limit
+   * moved. Two readings: over the meter's two seconds (up to a tenth over the limit: the API's
+   * burst, R/5, spent within them), which tells a raised limit at once; and the refill rate since
+   * the last refusal, a lower bound (the API's bucket may have filled to the brim while the rate
+   * held under the limit), which raises the level a few per cent the first reading cannot see.
+   */
+  function probedLevel(known: number, measured: number | undefined, sample: number | undefined): number | undefined {
+    if (measured === undefined) return undefined;
+    if (measured > (1 + PROBE_OVERSHOOT) * known) return measured;
+    if (sample !== undefined) return sample >= (1 - SAME_LEVEL) * known ? Math.max(known, sample) : sample;
+    return measured >= (1 - SAME_LEVEL) * known ? known : measured;
+  }
+
+  /**
+   * Undoes a decrease two seconds old after which the API still refuses a share of requests: the
+   * 429s did not follow the pace (30 % random 429s stay 30 % at any rate), so the client is no
+   * longer paced and 429s at that share no longer lower the rate.
    */
   function judgeTrial(at: number): void {
     if (trial === undefined || at - trial.at < TRIAL_MS) return;
-    const after = accepted.perSecond() ?? 0;
-    if (after < NOT_THE_PACE * trial.acceptedBefore) {
+    // A limit lowered (100/s to 50/s) lowers what is accepted too, but once the pace follows it
+    // the refusals stop: refusals still at a share over the last second did not follow the pace.
+    if (refusedShare(1_000) >= STILL_REFUSED) {
       rate = undefined;
+      level = undefined;
+      episode = undefined;
       background = Math.max(background, refusedShare());
       epoch += 1;
     }
     trial = undefined;
+  }
+
+  /** Growth per second while requests wait: quick back under the rate refused, none while holding, then a probe that speeds up. */
+  function grow(current: number, at: number, seconds: number): number {
+    if (current < quickUntil) return Math.min(quickUntil, current * (1 + QUICK_GROWTH * seconds));
+    if (at < holdUntil) return current;
+    const probe = Math.min(MAX_PROBE_GROWTH, PROBE_GROWTH * 2 ** ((at - holdUntil) / 1000));
+    return current * (1 + probe * seconds);
   }
 
   return {
@@ -150,6 +249,8 @@ export function createAdaptiveRate(options: AdaptiveRateOptions): AdaptiveRate {
     },
     succeeded(attempt, waiting) {
       accepted.add();
+      if (inEpisode(attempt)) episode!.accepted += 1;
+      if (anchor !== undefined && attempt.at > anchor.at) anchor.accepted += 1;
       const at = now();
       judgeTrial(at);
       const sample = at - attempt.at;
@@ -164,15 +265,18 @@ export function createAdaptiveRate(options: AdaptiveRateOptions): AdaptiveRate {
       }
       if (!waiting) {
         // Demand is under the pace: released once far under it (a rate limit is met again by a 429).
-        if (trial === undefined && rate >= RELEASE_AT * (accepted.perSecond() ?? rate)) rate = undefined;
+        if (trial === undefined && rate >= RELEASE_AT * (accepted.perSecond() ?? rate)) {
+          rate = undefined;
+          level = undefined;
+        }
         return;
       }
-      if (rate < quickUntil) rate = Math.min(quickUntil, rate * (1 + QUICK_GROWTH * seconds));
-      else if (rate < acceptedAtDecrease) rate = Math.min(acceptedAtDecrease, rate * (1 + GROWTH * seconds));
-      else rate *= 1 + PROBE_GROWTH * seconds;
+      rate = grow(rate, at, seconds);
     },
     throttled(attempt) {
       refused.add();
+      inEpisode(attempt);
+      const sample = anchorRate(attempt.at);
       const at = now();
       judgeTrial(at);
       if (attempt.epoch !== epoch) return;
@@ -180,22 +284,47 @@ export function createAdaptiveRate(options: AdaptiveRateOptions): AdaptiveRate {
       // it refuses request by request (each waits its Retry-After). At the tail of a run one
       // chain of requests measured ~0 accepted over two seconds and paced the rest at 0.5/s.
       if (!attempt.waited) return;
-      if (at - decreasedAt < MIN_DECREASE_INTERVAL_MS) return;
       // Refusals at the share found not to follow the pace say nothing about the pace.
       if (background > 0 && refusedShare() <= background + BACKGROUND_MARGIN) return;
       // Refused before any success: the refusal's round trip is the only latency known.
       latencyMs ??= Math.max(1, at - attempt.at);
       const current = sendingRate() ?? Math.floor(limit);
-      const measured = accepted.perSecond();
-      const lowered = Math.max(MIN_RATE, DECREASE * (measured ?? current / 2));
+      // During the ramp, what the API accepted of the last round trip: over two seconds the ramp's
+      // slow start reads as the limit (80/s at R 200 and 200 ms).
+      const measured = rate === undefined ? accepted.perSecondOver(Math.max(RAMP_WINDOW_MS, latencyMs)) : accepted.perSecond();
+      const recent = at - decreasedAt < EPISODE_MS;
+      const continuing = episode !== undefined && recent;
+      if (!continuing) episode = { startedAt: attempt.at, accepted: 0, lastSentAt: attempt.at };
+      // The limit: the episode's refill rate; or, refused after a hold and a probe (the meter's
+      // whole window paced near the limit), what the API accepted over it.
+      const probed = !recent && rate !== undefined && level !== undefined && at - decreasedAt >= TRIAL_MS;
+      const found = episodeRate() ?? (probed ? probedLevel(level!, measured, sample) : undefined);
+      // Refused under the limit found (an earlier burst emptied the API's bucket): not the pace.
+      if (found !== undefined && DECREASE * found >= current) return;
+      let next = Math.min(current, Math.max(MIN_RATE, DECREASE * (found ?? measured ?? current / 2)));
       // Judged against a whole window: at the start of a run the burst a rate limit lets through
       // at once fills a short one (40 requests in 0.1 s at R 200 read as 3 R).
-      if (measured !== undefined && accepted.spansWindow()) trial ??= { at, acceptedBefore: measured };
-      // The ramp's sending rate may be far over the limit (×1.5 a round trip): the quick regrowth
-      // stops under it; a paced rate refused is over the limit by little.
-      quickUntil = QUICK_UNTIL * (rate === undefined ? current : Math.min(current, measured ?? current));
-      rate = Math.min(current, lowered);
-      acceptedAtDecrease = measured ?? rate;
+      if (measured !== undefined && accepted.spansWindow()) trial ??= { at };
+      if (found !== undefined) {
+        holdMs = level !== undefined && Math.abs(found / level - 1) <= SAME_LEVEL ? Math.min(MAX_HOLD_MS, holdMs * 2) : HOLD_MS;
+        level = found;
+        holdUntil = at + holdMs;
+        quickUntil = 0;
+      } else if (continuing) {
+        // Refused again in the wave after a decrease, the limit still unknown.
+        next = Math.max(MIN_RATE, Math.min(next, HALVE * current));
+        holdUntil = at;
+        quickUntil = QUICK_UNTIL * current;
+        // Halved, the rate is likely under the limit and the API's bucket refills: the episode
+        // starts again at the next refusal.
+        episode = undefined;
+      } else {
+        // The ramp's sending rate may be far over the limit (×1.5 a round trip): the quick regrowth
+        // stops under it.
+        holdUntil = at;
+        quickUntil = QUICK_UNTIL * current;
+      }
+      rate = next;
       decreasedAt = at;
       grownAt = at;
       epoch += 1;

@@ -25,11 +25,18 @@ export class RateMeter {
    * shorter (but at least one slot): undefined before any event.
    */
   perSecond(): number | undefined {
+    return this.perSecondOver(RateMeter.SLOTS * RateMeter.SLOT_MS);
+  }
+
+  /** The same over the last `ms` (whole slots, one to the whole window). */
+  perSecondOver(ms: number): number | undefined {
     if (this.firstAt === undefined) return undefined;
     const at = this.now();
     this.advance(at);
-    const total = this.counts.reduce((sum, n) => sum + n, 0);
-    const spanMs = Math.min(RateMeter.SLOTS * RateMeter.SLOT_MS, Math.max(RateMeter.SLOT_MS, at - this.firstAt));
+    const slots = Math.min(RateMeter.SLOTS, Math.max(1, Math.ceil(ms / RateMeter.SLOT_MS)));
+    let total = 0;
+    for (let i = 0; i < slots; i++) total += this.counts[(this.newest - i + RateMeter.SLOTS) % RateMeter.SLOTS]!;
+    const spanMs = Math.min(slots * RateMeter.SLOT_MS, Math.max(RateMeter.SLOT_MS, at - this.firstAt));
     return (total * 1000) / spanMs;
   }
 

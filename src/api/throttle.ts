@@ -68,8 +68,11 @@ export function createThrottle(options: ThrottleOptions): Throttle {
     const rate = adaptive.pacing;
     // Released (or a decrease undone): not paced any more.
     if (rate === undefined) pace = undefined;
-    else if (pace) pace.setRate(rate);
-    else pace = createTokenBucket(rate, { ...bucketOptions, burstSeconds: PACING_BURST_SECONDS });
+    else if (pace === undefined) pace = createTokenBucket(rate, { ...bucketOptions, burstSeconds: PACING_BURST_SECONDS, initialTokens: 0 });
+    else if (rate < pace.rate) {
+      pace.setRate(rate);
+      pace.drain();
+    } else pace.setRate(rate);
   }
 
   return {

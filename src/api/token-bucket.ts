@@ -6,12 +6,16 @@ export interface TokenBucket {
   take(signal?: AbortSignal): Promise<void>;
   /** Changes the rate from now on (tokens earned so far are kept, up to the new capacity). */
   setRate(ratePerSecond: number): void;
+  /** Spends the tokens earned so far: the next taker waits a whole interval at the rate in force. */
+  drain(): void;
   readonly rate: number;
 }
 
 export interface TokenBucketOptions {
   /** Seconds of tokens the bucket holds (the burst). Default 1. */
   readonly burstSeconds?: number;
+  /** Tokens at the start (default: full, the whole burst). */
+  readonly initialTokens?: number;
   readonly now?: () => number;
   readonly sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
@@ -28,7 +32,7 @@ export function createTokenBucket(ratePerSecond: number, options: TokenBucketOpt
   const burstSeconds = options.burstSeconds ?? 1;
   let rate = ratePerSecond;
   let capacity = Math.max(1, rate * burstSeconds);
-  let tokens = capacity;
+  let tokens = Math.min(capacity, options.initialTokens ?? capacity);
   let updatedAt = now();
   // The queue of takers: each waits for the one before it.
   let queue: Promise<void> = Promise.resolve();
@@ -58,6 +62,10 @@ export function createTokenBucket(ratePerSecond: number, options: TokenBucketOpt
       rate = next;
       capacity = Math.max(1, rate * burstSeconds);
       tokens = Math.min(tokens, capacity);
+    },
+    drain() {
+      refill();
+      tokens = Math.min(tokens, 0);
     },
     get rate() {
       return rate;

@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { runAgainstRateLimit, type RateLimitedRun } from './virtual-rate-limit.js';
+
+/** Accepted requests per virtual second that arrived in [fromMs, toMs). */
+function acceptedRate(run: RateLimitedRun, fromMs: number, toMs: number): number {
+  const refused = new Set(run.refusals);
+  const arrived = run.arrivals.filter((at) => at >= fromMs && at < toMs && !refused.has(at)).length;
+  return (arrived * 1000) / (toMs - fromMs);
+}
+
+describe('learning a rate limit (virtual time, the simulator token bucket)', () => {
+  it('finds a low limit in a few refusals: one decrease per wave, not one per second', async () => {
+    // R 10 with a burst of 2 and 20 ms answers: the ramp meets the limit 40 ms in, when the
+    // accepted rate reads 40/s. Decreased at most once a second, the client sent at ~39/s for a
+    // second: 67 of 367 requests refused.
+    const run = await runAgainstRateLimit({ rate: 10, latencyMs: 20, requests: 300 });
+    expect(run.accepted).toBe(300);
+    expect(run.refusals.filter((at) => at < 1_000).length).toBeLessThanOrEqual(8);
+    expect(run.refused / (run.accepted + run.refused)).toBeLessThan(0.05);
+    expect(run.accepted / (run.elapsedMs / 1000)).toBeGreaterThanOrEqual(0.95 * 10);
+  });
+
+  it('holds under a limit it found again at the same level, probing less and less often', async () => {
+    const run = await runAgainstRateLimit({ rate: 50, latencyMs: 20, requests: 50 * 120 });
+    // After the first seconds: a probe now and then, its hold doubling (at +2 %/s past the
+    // limit every cycle of ~2 s, one refusal each: ~60 in these 115 s).
+    expect(run.refusals.filter((at) => at >= 5_000).length).toBeLessThanOrEqual(10);
+    expect(acceptedRate(run, 5_000, run.elapsedMs)).toBeGreaterThanOrEqual(0.95 * 50);
+  });
+
+  it('raises a level found a little low when a probe is refused: the refill since the last refusal', async () => {
+    // R 50 and 200 ms: the first episode reads 49.2/s. A probe refused at the same level kept it
+    // (48.2/s held, 0.96 R); what the API accepted between two refusals tells 50/s.
+    const run = await runAgainstRateLimit({ rate: 50, latencyMs: 200, requests: 50 * 60 });
+    expect(run.decreases.length).toBeGreaterThanOrEqual(3);
+    expect(run.decreases.at(-1)!.rate).toBeGreaterThanOrEqual(0.975 * 50);
+    expect(run.decreases.at(-1)!.rate).toBeLessThan(50);
+  });
+
+  it('still finds a raised limit', async () => {
+    const run = await runAgainstRateLimit({ rate: 50, latencyMs: 20, requests: 50 * 20 + 100 * 40, rateFrom: { at: 20_000, rate: 100 } });
+    expect(acceptedRate(run, 40_000, run.elapsedMs)).toBeGreaterThanOrEqual(0.9 * 100);
+  });
+
+  it('follows a lowered limit at once', async () => {
+    const run = await runAgainstRateLimit({ rate: 100, latencyMs: 20, requests: 100 * 20 + 50 * 20, rateFrom: { at: 20_000, rate: 50 } });
+    const after = run.refusals.filter((at) => at >= 20_000);
+    expect(after.filter((at) => at >= 23_000).length).toBeLessThanOrEqual(4);
+    expect(acceptedRate(run, 23_000, run.elapsedMs)).toBeGreaterThanOrEqual(0.9 * 50);
+  });
+
+  it('paces retries that come back at the same instant (each waited out its own Retry-After)', async () => {
+    const run = await runAgainstRateLimit({ rate: 50, latencyMs: 20, requests: 50 * 10 });
+    // The first refusals' retries all come back a second later, with new requests waiting too.
+    const paced = run.decreases[0]!.at;
+    let most = 0;
+    for (let i = 0, j = 0; i < run.arrivals.length; i++) {
+      if (run.arrivals[i]! < paced + 100) continue;
+      while (run.arrivals[j]! < run.arrivals[i]! - 100) j++;
+      most = Math.max(most, i - j + 1);
+    }
+    // 100 ms at the pace (under 2 x 50/s) plus the pace's 50 ms of burst.
+    expect(most).toBeLessThanOrEqual(15);
+  });
+});
