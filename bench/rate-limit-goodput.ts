@@ -15,6 +15,7 @@ import { createLogger } from '../src/log/index.js';
 import { planBackfillRun, runBackfill } from '../src/runner/backfill-job.js';
 import { fmt, type Figure } from './figure.js';
 import { startSimulatorProcess } from './simulator-process.js';
+import { runAgainstRateLimit } from './virtual-rate-limit.js';
 
 export interface RateLimitGoodputOptions {
   /** Each point: R requests/s allowed, the latency of every answer. */
@@ -73,9 +74,21 @@ function sizedRange(config: ApiReadyConfig, requests: number): { from: string; t
   }
 }
 
+/**
+ * The client's throttle alone against the same bucket in virtual time (no machine, no load, no
+ * jitter): what the learning costs by itself, to tell it from what the machine adds.
+ */
+async function virtualPoint(rate: number, latencyMs: number, seconds: number): Promise<string> {
+  const run = await runAgainstRateLimit({ rate, latencyMs, requests: rate * seconds });
+  const goodput = run.accepted / (run.elapsedMs / 1000) / rate;
+  return `R ${rate}/${latencyMs} ms ${goodput.toFixed(2)} R, ${((run.refused / (run.accepted + run.refused)) * 100).toFixed(1)} %`;
+}
+
 export async function rateLimitGoodputFigure(options: RateLimitGoodputOptions): Promise<Figure> {
   const points: RateLimitPoint[] = [];
   for (const { rate, latencyMs } of options.points) points.push(await measureRateLimitPoint(rate, latencyMs, options));
+  const virtual: string[] = [];
+  for (const { rate, latencyMs } of options.points) virtual.push(await virtualPoint(rate, latencyMs, options.seconds));
   const goodput = (p: RateLimitPoint) => (p.accepted * 1000) / p.wallMs / p.rate;
   const share = (p: RateLimitPoint) => (p.total === 0 ? 0 : p.refused / p.total);
   const worst = points.reduce((a, b) => (goodput(b) < goodput(a) ? b : a));
@@ -95,6 +108,7 @@ export async function rateLimitGoodputFigure(options: RateLimitGoodputOptions): 
           `${fmt.count(p.refused)} of ${fmt.count(p.total)} refused (${(share(p) * 100).toFixed(1)} %); run ${p.status}.`,
       ),
       `Each run sized to about R x ${options.seconds} s of requests (${options.venues} venues); goodput counts the whole run, learning the limit included.`,
+      `The throttle alone in virtual time against the same bucket (bench/virtual-rate-limit.ts, R x ${options.seconds} requests, no machine): ${virtual.join('; ')}.`,
     ],
   };
 }

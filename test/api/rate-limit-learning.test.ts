@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runAgainstRateLimit, type RateLimitedRun } from './virtual-rate-limit.js';
+import { runAgainstRateLimit, type RateLimitedRun } from '../../bench/virtual-rate-limit.js';
 
 /** Accepted requests per virtual second that arrived in [fromMs, toMs). */
 function acceptedRate(run: RateLimitedRun, fromMs: number, toMs: number): number {

@@ -1,6 +1,6 @@
 import { setImmediate as macrotask } from 'node:timers/promises';
-import { createThrottle, type Throttle } from '../../src/api/throttle.js';
-import { createRateLimiter } from '../../src/simulator/http/rate-limit.js';
+import { createThrottle, type Throttle } from '../src/api/throttle.js';
+import { createRateLimiter } from '../src/simulator/http/rate-limit.js';
 
 /**
  * Virtual time: `sleep` registers a timer, `run` fires them in order after every pending promise
