@@ -6,6 +6,11 @@
 --   SET VARIABLE to_date   = DATE '2026-01-31';      -- last day, inclusive, in tz
 --   SET VARIABLE venue_ids = ['<venue uuid>'];       -- VARCHAR[]
 --
+-- Parquet months read: series_points from from_date - 1 day to to_date + 1 day
+--   With --parquet, only the month partitions of these days are opened
+--   (src/readside/months-read.ts); a day in tz lies within the UTC days either side of it, which
+--   may be in another UTC month.
+--
 -- Reads the hour grain only (sync.historyGrain "hour"); timestamps stay UTC in the warehouse and
 -- are turned into local hours here. The additive counts only: detected, authenticated, logins,
 -- embeds, rates-count (unique-* counts are not additive across venues or hours, rates-average is
