@@ -73,6 +73,19 @@ const MONTH_EDGE_SQL: readonly string[] = [
   `INSERT INTO summary_values
      SELECT '${V3}', 'venue-users-login-methods', 'email', day::DATE, day::DATE, 3, 'run-5', now()
        FROM range(DATE '2026-02-20', DATE '2026-03-20', INTERVAL 1 DAY) r(day)`,
+  // A summary period across the month edge that disagrees with its series days, one that agrees.
+  `INSERT INTO summary_values
+     SELECT '${V3}', 'venue-devices-summary', metric, DATE '2026-10-25', DATE '2026-11-03',
+            sum(value) + CASE WHEN metric = 'detected' THEN 1 ELSE 0 END, 'run-5', now()
+       FROM series_points
+      WHERE venue_id = '${V3}' AND granularity = 'day' AND stream = 'venue-devices-history'
+        AND ts >= TIMESTAMPTZ '2026-10-25 00:00:00+00' AND ts < TIMESTAMPTZ '2026-11-04 00:00:00+00'
+      GROUP BY metric`,
+  // Off the hour: a duplicate key at 12:30 and a single point at 12:45 (not a duplicate).
+  `INSERT INTO series_points VALUES
+     ('${V3}', 'venue-remarketing-history', 'embeds', 'hour', TIMESTAMPTZ '2026-10-31 12:30:00+00', 1, 'run-6', now()),
+     ('${V3}', 'venue-remarketing-history', 'embeds', 'hour', TIMESTAMPTZ '2026-10-31 12:30:00+00', 1, 'run-6', now()),
+     ('${V3}', 'venue-users-history', 'logins', 'hour', TIMESTAMPTZ '2026-10-31 12:45:00+00', 1, 'run-6', now())`,
 ];
 
 export async function awkwardWarehouse(path: string): Promise<void> {
