@@ -34,6 +34,13 @@ const HOSTILE_SQL: readonly string[] = [
   `UPDATE summary_values SET value = value + 1
       WHERE venue_id = '${V2}' AND stream = 'venue-devices-summary' AND metric = 'detected' AND period_start = DATE '${utcDay(-5)}'`,
   `INSERT INTO summary_values VALUES ('${V1}', 'venue-users-summary', 'logins', DATE '2026-03-01', DATE '2026-03-31', 7, 'run-2', now())`,
+  // Duplicate summary keys: that month row, a day row starting the same day, a recent day row.
+  `INSERT INTO summary_values VALUES
+     ('${V1}', 'venue-users-summary', 'logins', DATE '2026-03-01', DATE '2026-03-31', 7, 'run-2', now()),
+     ('${V1}', 'venue-users-summary', 'logins', DATE '2026-03-01', DATE '2026-03-01', 2, 'run-2', now()),
+     ('${V1}', 'venue-users-summary', 'logins', DATE '2026-03-01', DATE '2026-03-01', 2, 'run-2', now())`,
+  `INSERT INTO summary_values SELECT * FROM summary_values
+      WHERE venue_id = '${V2}' AND stream = 'rating-summary' AND period_start = DATE '${utcDay(-2)}'`,
   // Hours of both venues around the daylight-saving changes, and a day point on one of them.
   `INSERT INTO series_points
      SELECT v.venue_id, s.stream, s.metric, 'hour', timezone('UTC', d.day::TIMESTAMP + to_hours(h.h::INTEGER)),

@@ -24,8 +24,9 @@ const RANGES: SqlParams[] = [
   { venues: [V1] },
 ];
 /**
- * `ties`: the earlier ORDER BY left rows of both grains of one key in no defined order (it now
- * orders by granularity too), so those results are compared as sets of rows.
+ * `ties`: the earlier ORDER BY left some rows in no defined order — both grains of one series
+ * key, a day and a month period starting the same day (it now orders by granularity or
+ * period_end too) — so those results are compared as sets of rows.
  */
 const REWRITTEN: { kind: NamedSqlKind; name: string; params: SqlParams[]; ties?: true }[] = [
   {
@@ -40,6 +41,7 @@ const REWRITTEN: { kind: NamedSqlKind; name: string; params: SqlParams[]; ties?:
   { kind: 'checks', name: 'hours-vs-days', params: [{}] },
   { kind: 'checks', name: 'series-partial-hours', params: [{}] },
   { kind: 'checks', name: 'series-gaps', params: [{}], ties: true },
+  { kind: 'checks', name: 'summary-duplicate-keys', params: [{}], ties: true },
 ];
 
 /** Both texts' rows under each set of parameters, as JSON values (what `--format json` prints). */
