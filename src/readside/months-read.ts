@@ -39,9 +39,7 @@ export function monthsRead(text: string): MonthsRead[] {
     const match = LINE.exec(body ?? '');
     const table = match?.[1];
     if (match === null || table === undefined || !PARTITIONED.has(table)) {
-      throw new Error(
-        `"-- Parquet months read:${body ?? ''}" is not "<${[...PARTITIONED].join('|')}> from from_date [- N days] to to_date [+ N days]"`,
-      );
+      throw new Error(`"-- Parquet months read:${body ?? ''}" is not "<${[...PARTITIONED].join('|')}> from from_date [- N days] to to_date [+ N days]"`);
     }
     if (found.some((m) => m.table === table)) throw new Error(`"-- Parquet months read:" names ${table} twice`);
     found.push({ table, fromOffset: offset(match[2], match[3]), toOffset: offset(match[4], match[5]) });

@@ -20,7 +20,8 @@ import { seededWarehouse, tempDir, utcDay } from './fixture.js';
 function parquetFiles(dir: string, stream?: string, months?: readonly string[]): number {
   const files = readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile() && e.name.endsWith('.parquet'));
   return files.filter(
-    (e) => (stream === undefined || e.parentPath.includes(`stream=${stream}`)) && (months === undefined || months.some((m) => e.parentPath.endsWith(`month=${m}`))),
+    (e) =>
+      (stream === undefined || e.parentPath.includes(`stream=${stream}`)) && (months === undefined || months.some((m) => e.parentPath.endsWith(`month=${m}`))),
   ).length;
 }
 
