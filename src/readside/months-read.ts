@@ -1,4 +1,5 @@
 import { addDays } from '../calendar/index.js';
+import { EtlError } from '../errors/index.js';
 import { EXPORT_TABLES } from '../export/tables.js';
 import type { SqlParams } from './variables.js';
 
@@ -39,9 +40,13 @@ export function monthsRead(text: string): MonthsRead[] {
     const match = LINE.exec(body ?? '');
     const table = match?.[1];
     if (match === null || table === undefined || !PARTITIONED.has(table)) {
-      throw new Error(`"-- Parquet months read:${body ?? ''}" is not "<${[...PARTITIONED].join('|')}> from from_date [- N days] to to_date [+ N days]"`);
+      throw new EtlError('VENUE_SQL_FAILED', `"-- Parquet months read:${body ?? ''}" is not a declaration of the months read`, {
+        hint: `write it as "-- Parquet months read: <${[...PARTITIONED].join('|')}> from from_date [- N days] to to_date [+ N days]"`,
+      });
     }
-    if (found.some((m) => m.table === table)) throw new Error(`"-- Parquet months read:" names ${table} twice`);
+    if (found.some((m) => m.table === table)) {
+      throw new EtlError('VENUE_SQL_FAILED', `"-- Parquet months read:" names ${table} twice`, { hint: 'keep one line per table' });
+    }
     found.push({ table, fromOffset: offset(match[2], match[3]), toOffset: offset(match[4], match[5]) });
   }
   return found;

@@ -12,8 +12,8 @@ import type { QueryResult } from './query-result.js';
  */
 export async function runNamedSql(connection: DuckDBConnection, named: NamedSql, params: SqlParams): Promise<QueryResult> {
   await setVariables(connection, params);
-  for (const statement of monthStatements(named.text, params)) await connection.run(statement);
   try {
+    for (const statement of monthStatements(named.text, params)) await connection.run(statement);
     return await runReadOnly(connection, named.text);
   } catch (error) {
     if (error instanceof EtlError && error.code === 'VENUE_SQL_FAILED') {

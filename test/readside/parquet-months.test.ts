@@ -110,8 +110,8 @@ describe('the declaration', () => {
   });
 
   it('a malformed or repeated line is refused rather than read as "every month"', () => {
-    expect(() => monthsRead('-- Parquet months read: series_points from from_date - 1 to to_date')).toThrow(/is not/);
-    expect(() => monthsRead('-- Parquet months read: venues from from_date to to_date')).toThrow(/is not/);
+    expect(() => monthsRead('-- Parquet months read: series_points from from_date - 1 to to_date')).toThrow(/is not a declaration/);
+    expect(() => monthsRead('-- Parquet months read: venues from from_date to to_date')).toThrow(/is not a declaration/);
     const twice = '-- Parquet months read: series_points from from_date to to_date\n';
     expect(() => monthsRead(twice + twice)).toThrow(/twice/);
   });
