@@ -4,13 +4,18 @@
  * Each query runs twice in the same run: as it was before the scan-cutting rewrites (the old
  * files, kept in bench/big-warehouse-baseline/ for this comparison only) and as it is now in
  * sql/. Reports run over the whole year and over the last 31 days (a range the scan can prune).
+ * The warehouse is then exported to Parquet and the reports over the last 31 days run on it with
+ * `--parquet`'s views twice: opening every month's files (the report's text without its
+ * `-- Parquet months read:` lines) and only the months of the range (as it is).
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { addDays } from '../src/calendar/index.js';
-import { listNamedSql, openWarehouseSource, runNamedSql, type NamedSql, type SqlParams } from '../src/readside/index.js';
+import { exportParquet, exportTotals } from '../src/export/index.js';
+import { listNamedSql, openParquetSource, openWarehouseSource, runNamedSql, type NamedSql, type SqlParams } from '../src/readside/index.js';
+import { monthsRead } from '../src/readside/months-read.js';
 import { generateBigWarehouse, type BigWarehouseOptions } from './big-warehouse-data.js';
 import { fmt, type Figure } from './figure.js';
 
@@ -50,6 +55,30 @@ async function timeAll(path: string, kind: 'reports' | 'checks', params: SqlPara
   }
 }
 
+/** The text as it runs without month pruning: its `-- Parquet months read:` lines blanked. */
+const everyMonth = (named: NamedSql): NamedSql => ({ ...named, text: named.text.replace(/^-- Parquet months read:.*$/gm, '--') });
+
+/** The reports that declare months, over `params` on the Parquet export: every month (before) vs the range's months (after). */
+async function timeParquet(dir: string, params: SqlParams): Promise<Timing[]> {
+  const source = await openParquetSource(dir);
+  try {
+    const timings: Timing[] = [];
+    for (const named of listNamedSql('reports').filter((r) => monthsRead(r.text).length > 0)) {
+      const time = async (query: NamedSql) => {
+        const started = performance.now();
+        await runNamedSql(source.connection, query, params);
+        return performance.now() - started;
+      };
+      const beforeMs = await time(everyMonth(named));
+      const afterMs = await time(named);
+      timings.push({ name: named.name, beforeMs, afterMs });
+    }
+    return timings;
+  } finally {
+    await source.close();
+  }
+}
+
 const total = (timings: readonly Timing[], key: 'beforeMs' | 'afterMs') => timings.reduce((sum, t) => sum + t[key], 0);
 const heaviest = (timings: readonly Timing[]) => [...timings].sort((a, b) => b.beforeMs - a.beforeMs)[0]!;
 const list = (timings: readonly Timing[]) =>
@@ -73,6 +102,11 @@ export async function bigWarehouseFigure(size: BigWarehouseSize, seconds = 10): 
     const worst = heaviest(reportsYear);
     const worstMonth = heaviest(reportsMonth);
     const [checkBefore, checkAfter] = [total(checks, 'beforeMs'), total(checks, 'afterMs')];
+    const parquet = join(dir, 'parquet');
+    started = performance.now();
+    const exported = exportTotals(await exportParquet({ warehouse: path, dir: parquet }));
+    const exportMs = performance.now() - started;
+    const lastMonth = await timeParquet(parquet, { from: addDays(lastDay, -30), to: lastDay });
     return {
       id: 'B11',
       what: `heaviest report (${worst.name}) and check on ${fmt.count(size.venues)} venues x ${size.days} days`,
@@ -88,6 +122,8 @@ export async function bigWarehouseFigure(size: BigWarehouseSize, seconds = 10): 
         `Reports over the whole year, before -> after: ${list(reportsYear)}.`,
         `Reports over the last 31 days (heaviest ${worstMonth.name} ${fmt.seconds(worstMonth.beforeMs)} -> ${fmt.seconds(worstMonth.afterMs)}): ${list(reportsMonth)}.`,
         `Checks (${fmt.seconds(checkBefore)} -> ${fmt.seconds(checkAfter)}): ${list(checks)}.`,
+        `--parquet (export of ${fmt.count(exported.written)} files, ${fmt.count(exported.rows)} rows in ${fmt.seconds(exportMs)}): reports over the last 31 days, ` +
+          `every month's files -> only the range's months (${fmt.seconds(total(lastMonth, 'beforeMs'))} -> ${fmt.seconds(total(lastMonth, 'afterMs'))}): ${list(lastMonth)}.`,
       ],
     };
   } finally {

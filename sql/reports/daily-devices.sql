@@ -5,6 +5,10 @@
 --   SET VARIABLE to_date   = DATE '2026-01-31';      -- last day, inclusive (UTC)
 --   SET VARIABLE venue_ids = ['<venue uuid>'];       -- VARCHAR[]
 --
+-- Parquet months read: series_points from from_date to to_date
+--   With --parquet, only the month partitions of these days are opened
+--   (src/readside/months-read.ts).
+--
 -- Series hold the granularity the API sent: 'hour' or 'day' rows. Days are UTC days
 -- (timezone('UTC', ts), whatever the session's TimeZone). detected and authenticated count
 -- events, so hourly rows add up to the day. unique-detected and unique-authenticated count

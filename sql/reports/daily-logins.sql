@@ -5,6 +5,10 @@
 --   SET VARIABLE to_date   = DATE '2026-01-31';      -- last day, inclusive (UTC)
 --   SET VARIABLE venue_ids = ['<venue uuid>'];       -- VARCHAR[]
 --
+-- Parquet months read: series_points from from_date to to_date
+--   With --parquet, only the month partitions of these days are opened
+--   (src/readside/months-read.ts).
+--
 -- Hourly rows of logins add up to the day. unique-logins counts distinct users and is NOT
 -- additive across hours: it is shown only for days the API sent at day grain, NULL otherwise.
 -- A value the API sent as null is unknown, not 0: a day with such a point has no known total

@@ -5,6 +5,11 @@
 --   SET VARIABLE to_date   = DATE '2026-01-31';      -- periods starting on or before this day
 --   SET VARIABLE venue_ids = ['<venue uuid>'];       -- VARCHAR[]
 --
+-- Parquet months read: summary_values from from_date to to_date + 31 days
+--   With --parquet, only the month partitions of these days are opened
+--   (src/readside/months-read.ts); a month period starting on to_date is weighed against its day
+--   rows, up to 31 days later.
+--
 -- Day rows win over the month rows that cover the same days, so nothing is counted twice; periods
 -- are picked by their first day (see summary_periods in sql/migrations/003_report_macros.sql). A
 -- value the API sent as null is unknown, not 0: a method with such a period has no known total

@@ -5,6 +5,11 @@
 --   SET VARIABLE to_date   = DATE '2026-12-31';      -- periods starting on or before this day
 --   SET VARIABLE venue_ids = ['<venue uuid>'];       -- VARCHAR[]
 --
+-- Parquet months read: summary_values from from_date to to_date + 31 days
+--   With --parquet, only the month partitions of these days are opened
+--   (src/readside/months-read.ts); a month period starting on to_date is weighed against its day
+--   rows, up to 31 days later.
+--
 -- The average is computed from the distribution (sum of value x count / count), so it is exact
 -- for any bucket, unlike an average of per-period averages. Day rows win over month rows that
 -- cover the same days (summary_periods, in sql/migrations/003_report_macros.sql). A count the

@@ -5,6 +5,10 @@
 --   SET VARIABLE to_date   = DATE '2026-01-31';      -- last day shown, inclusive (UTC)
 --   SET VARIABLE venue_ids = ['<venue uuid>'];       -- VARCHAR[]
 --
+-- Parquet months read: series_points from from_date - 6 days to to_date
+--   With --parquet, only the month partitions of these days are opened
+--   (src/readside/months-read.ts); the 7-day window of from_date reaches 6 days back.
+--
 -- embeds counts events, so hourly rows add up to the day. A value the API sent as null is
 -- unknown: a day with such a point has no known total (NULL). The 7-day window looks at the six
 -- days before each day too, also when they lie before from_date; days missing from the

@@ -5,6 +5,11 @@
 --   SET VARIABLE to_date   = DATE '2026-01-31';      -- periods starting on or before this day
 --   SET VARIABLE venue_ids = ['<venue uuid>'];       -- VARCHAR[]
 --
+-- Parquet months read: summary_values from from_date to to_date + 31 days
+--   With --parquet, only the month partitions of these days are opened
+--   (src/readside/months-read.ts); a month period starting on to_date is weighed against its day
+--   rows, up to 31 days later.
+--
 -- One row per period the API summarised: days (period_end = period_start) or months. Day rows
 -- win over the month rows that cover the same days (summary_periods, in
 -- sql/migrations/003_report_macros.sql), so nothing is shown twice. confirmed-users and

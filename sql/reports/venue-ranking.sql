@@ -5,6 +5,10 @@
 --   SET VARIABLE to_date   = DATE '2026-01-31';      -- last day, inclusive (UTC)
 --   SET VARIABLE venue_ids = ['<venue uuid>'];       -- VARCHAR[]
 --
+-- Parquet months read: series_points from from_date to to_date
+--   With --parquet, only the month partitions of these days are opened
+--   (src/readside/months-read.ts).
+--
 -- Every venue with a series row in the range is listed, named when the receiver's venues table
 -- knows it. Totals add the days of the range (hourly rows add up to their day); a venue with a
 -- point the API sent as null has no known total for that metric (NULL), and ranks after the

@@ -7,6 +7,7 @@ import { exportNotAFolder } from '../export/environment-errors.js';
 import { sql } from '../warehouse/sql-files.js';
 import { parquetMissing } from './errors.js';
 import { localManifests, tableEntries } from './lake-manifests.js';
+import { monthVariable } from './months-read.js';
 import { createReportMacros } from './report-macros.js';
 import { utcSession } from '../warehouse/read-connection.js';
 import type { QuerySource } from './warehouse-source.js';
@@ -14,6 +15,17 @@ import type { QuerySource } from './warehouse-source.js';
 function hasParquetFiles(dir: string): boolean {
   if (!existsSync(dir)) return false;
   return readdirSync(dir, { recursive: true, withFileTypes: true }).some((e) => e.isFile() && e.name.endsWith('.parquet'));
+}
+
+/**
+ * The month partitions a report declared it reads (src/readside/months-read.ts), as a filter on
+ * the hive column: DuckDB folds the variables to constants and opens only the files of those
+ * months. Unset variables (every other query) keep every month.
+ */
+function monthFilter(table: string): string {
+  const first = `getvariable(${literal(monthVariable(table, 'first'))})`;
+  const last = `getvariable(${literal(monthVariable(table, 'last'))})`;
+  return ` WHERE (${first} IS NULL OR month >= ${first}) AND (${last} IS NULL OR month <= ${last})`;
 }
 
 /**
@@ -37,7 +49,7 @@ export function viewSql(table: ExportTable, tableDir: string, files: boolean, en
       : partitioned
         ? '* EXCLUDE (month)'
         : '*';
-    return `CREATE VIEW ${identifier(table.name)} AS SELECT ${select} FROM ${source}`;
+    return `CREATE VIEW ${identifier(table.name)} AS SELECT ${select} FROM ${source}${partitioned ? monthFilter(table.name) : ''}`;
   }
   if (!columns) return undefined;
   const nulls = columns.map((c) => `CAST(NULL AS ${c.type}) AS ${identifier(c.name)}`).join(', ');
