@@ -1,5 +1,10 @@
 #!/usr/bin/env node
-import { runCli } from './cli/main.js';
+import { limitYoungGeneration } from './runner/heap-growth.js';
+
+// Before the rest of the program is loaded: loading it grows V8's young generation to its
+// 32 MB maximum otherwise, and a grown young generation never shrinks (runner/heap-growth.ts).
+limitYoungGeneration();
+const { runCli } = await import('./cli/main.js');
 
 // SIGINT/SIGTERM: the first stops the command (it commits what is finished and records its run);
 // a second hurries it (nothing more is waited for) and it still records its run before it exits;
