@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Session } from './session.js';
 import { sql } from './sql-files.js';
+import { SliceKeySet } from '../plan/index.js';
 
 export interface BackfillSlicePlan {
   readonly sliceKey: string;
@@ -17,7 +18,7 @@ export interface BackfillState {
   /** True when an earlier run of the same command finished it (see resetBackfill). */
   readonly finished: boolean;
   /** Slice keys already committed by an earlier run of the same command: skip them. */
-  readonly doneSliceKeys: ReadonlySet<string>;
+  readonly doneSliceKeys: SliceKeySet;
 }
 
 export interface BackfillSliceDone extends BackfillSlicePlan {
@@ -62,7 +63,7 @@ export async function openBackfill(session: Session, command: string, params: un
   const existing = await session.all<{ status: string }>(sql('warehouse/backfill-status.sql'), [id]);
   if (existing.length === 0) {
     await session.run(sql('warehouse/backfill-insert.sql'), [id, command, canonicalJson(params ?? {})]);
-    return { backfillId: id, created: true, finished: false, doneSliceKeys: new Set() };
+    return { backfillId: id, created: true, finished: false, doneSliceKeys: new SliceKeySet() };
   }
   return {
     backfillId: id,
@@ -78,9 +79,18 @@ export async function resetBackfill(session: Session, id: string): Promise<void>
   await session.run(sql('warehouse/backfill-restart.sql'), [id]);
 }
 
-export async function doneSliceKeys(session: Pick<Session, 'all'>, id: string): Promise<Set<string>> {
-  const rows = await session.all<{ slice_key: string }>(sql('warehouse/backfill-done-slices.sql'), [id]);
-  return new Set(rows.map((row) => row.slice_key));
+/**
+ * The done slices' keys, read a chunk at a time into a compact set: a 2-year, 1,000-venue
+ * backfill resumed near its end has ~246,000 of them (row objects for all of them at once, then a
+ * Set of the strings, were ~31 MB of heap).
+ */
+export async function doneSliceKeys(session: Pick<Session, 'connection'>, id: string): Promise<SliceKeySet> {
+  const done = new SliceKeySet();
+  const result = await session.connection.stream(sql('warehouse/backfill-done-slices.sql'), [id]);
+  for (let chunk = await result.fetchChunk(); chunk !== null && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
+    for (const key of chunk.getColumnValues(0)) done.add(String(key));
+  }
+  return done;
 }
 
 /** Stages slice rows through an appender (see backfill-slices-staging.sql for why). */

@@ -15,6 +15,7 @@ import { currentRoleAccountIds } from './roles.js';
 import { planReset, resetIn, type ResetCounts, type ResetSelection } from './reset.js';
 import { eventMergeSession, forgetJournalSegment, type EventMergeSession } from './event-merge.js';
 import { doneSliceKeys, finishBackfill, openBackfill, planBackfillSlices, resetBackfill, type BackfillSlicePlan, type BackfillState } from './backfills.js';
+import type { SliceKeySet } from '../plan/index.js';
 
 export interface OpenBackfillOptions {
   /** Defaults to backfillId(command, params). */
@@ -46,10 +47,15 @@ export class Warehouse {
 
   /** A read-only query on committed data; rows as JSON-safe objects. */
   async query<T extends Row = Row>(sql: string, params?: readonly DuckDBValue[]): Promise<T[]> {
+    return sessionOf(await this.readConnection()).all<T>(sql, params);
+  }
+
+  /** The connection reads go through: the writer's when read-only, else a connection of their own. */
+  private async readConnection(): Promise<DuckDBConnection> {
     this.assertOpen();
-    if (this.readOnly) return sessionOf(this.writer).all<T>(sql, params);
+    if (this.readOnly) return this.writer;
     this.reader ??= this.instance.connect();
-    return sessionOf(await this.reader).all<T>(sql, params);
+    return this.reader;
   }
 
   /**
@@ -168,8 +174,8 @@ export class Warehouse {
     return this.transaction((session) => resetBackfill(session, backfillId), 'resetting a backfill');
   }
 
-  backfillDoneSlices(backfillId: string): Promise<Set<string>> {
-    return doneSliceKeys(this.readSession(), backfillId);
+  async backfillDoneSlices(backfillId: string): Promise<SliceKeySet> {
+    return doneSliceKeys({ connection: await this.readConnection() }, backfillId);
   }
 
   /** What `reset` would forget and delete, per stream (a read). */
