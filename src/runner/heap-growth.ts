@@ -27,11 +27,11 @@ let limited = false;
 /**
  * Lowers V8's heap growth for the rest of the process (a run calls it): the old generation's
  * growth after a collection, which V8, unlike the heap's size limits, reads at every
- * collection, so setting it while running takes effect; and the young generation's size.
+ * collection, so setting it while running takes effect. The young generation is capped by the
+ * CLI before it loads (limitYoungGeneration), for `sync` and `backfill` only.
  */
 export function limitHeapGrowth(): void {
   setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
-  limitYoungGeneration();
 }
 
 /**
