@@ -4,8 +4,9 @@ import { RateMeter } from './rate-meter.js';
  * How fast the client sends, learned from the API's answers (README, "Rate limits"). The API does
  * not document its limit, so the client finds it:
  *
- * - **Ramp** (not paced): the concurrency starts small and grows by half a slot per success
- *   while requests are waiting (×1.5 per round trip), up to the ceiling (api.concurrency).
+ * - **Ramp** (not paced): the concurrency starts small and grows by half a slot per success while
+ *   requests are waiting (×1.5 per round trip; one slot, ×2, from 8 in flight), up to the
+ *   ceiling (api.concurrency).
  * - **Paced** (after a 429 to a request that waited behind the limit or the pace): the client
  *   sends at a rate and no longer limits the concurrency below the ceiling. The rate is lowered
  *   once per wave (answers to requests sent before the last decrease do not count again), and
@@ -13,17 +14,20 @@ import { RateMeter } from './rate-meter.js';
  *   rate is still over the limit.
  * - **The limit**: after the first 429 of an episode the API's bucket is empty; when it refuses
  *   again, what it accepted of the requests sent in between is its refill rate, the limit
- *   without its burst. The rate goes to 98 % of that. Before an episode has enough answers, the
- *   first 429 sets 98 % of what was accepted lately (over the last round trip during the ramp)
+ *   without its burst. The rate goes to 99 % of that. Before an episode has enough answers, the
+ *   first 429 sets 99 % of what was accepted lately (over the last round trip during the ramp)
  *   and a 429 in the next wave at most halves the rate; either regrows quickly (×2 a second) to
  *   just under the rate refused.
  * - **Hold and probe**: once the limit is known the rate holds under it (4 s), then probes above
  *   it, slowly at first (+2 % a second, doubling every second), to find a raised limit. A
  *   refused probe reads the level again from what the API accepted since the last refusal (a
  *   lower bound: it raises a level found a little low, and lowers it only when clearly under).
- *   Refused again at the same level, the hold doubles (up to 64 s); a level that moved resets it. A 429
- *   under the limit found (a burst emptied the API's bucket) does not lower the rate. The pace
- *   is released once it is twice what is accepted and nothing waits.
+ *   Refused again at the same level, the hold doubles (up to 64 s); a level that moved resets it.
+ *   A 429 under the limit found within two seconds of a decrease (a burst emptied the API's
+ *   bucket) does not lower the rate; one while the rate has held under the level longer says the
+ *   level is too high (or the limit was lowered), and the level goes to what the API accepted
+ *   since the last refusal. The pace is released once it is twice what is accepted and nothing
+ *   waits.
  * - **429s that do not follow the pace** (an API refusing a share of requests whatever the rate):
  *   two seconds after a decrease, if 15 % or more of the requests of the last second are still
  *   refused, the decrease is undone and 429s at that share no longer lower the rate.
@@ -65,14 +69,22 @@ export interface AdaptiveRateOptions {
 
 /** Two in flight at first: one round trip tells the latency before more are sent together. */
 const INITIAL_CONCURRENCY = 2;
-/** Per success while requests wait: ×1.5 per round trip (2 to 40 in flight in 8 round trips). */
+/**
+ * Per success while requests wait: ×1.5 per round trip while few are in flight, where one more is
+ * a large share of a low limit's burst (at R 10 and 200 ms, 2 in flight are the limit already:
+ * +1 per success sent 4 in the next round trip, 2 refused); ×2 from `RAMP_FAST_FROM` on, where
+ * the ramp's length is what costs (2 to 40 in flight: 8 round trips at ×1.5, 1.6 s at 200 ms
+ * of a 30 s run; 6 with ×2 from 8).
+ */
 const RAMP_STEP = 0.5;
+const RAMP_FAST_STEP = 1;
+const RAMP_FAST_FROM = 8;
 /** Weight of a new latency sample in the moving average. */
 const LATENCY_WEIGHT = 0.1;
 /** At least four of the meter's slots: one, partly filled, read a tenth of the rate. */
 const RAMP_WINDOW_MS = 200;
 /** A decrease sets the rate just under the limit's estimate, so a right estimate is refused nothing. */
-const DECREASE = 0.98;
+const DECREASE = 0.99;
 /**
  * Refusals again within this long of a decrease belong to the same episode: the API's bucket was
  * empty at the episode's first refusal and at this one, so what it accepted of the requests sent
@@ -208,6 +220,19 @@ export function createAdaptiveRate(options: AdaptiveRateOptions): AdaptiveRate {
   }
 
   /**
+   * Refused while the rate held at `current` under the level: the level was read too high (the
+   * refill since the last refusal read ~4 % over the limit at R 10, and the rate held over it
+   * refused one request every ~5 s for the rest of the run), or the limit was lowered. The refill
+   * since the last refusal when known; else what the API accepted over the meter's window when
+   * clearly under the rate (a lowered limit); else just under the rate refused.
+   */
+  function heldLevel(current: number, measured: number | undefined, sample: number | undefined): number {
+    if (sample !== undefined && sample < current) return sample;
+    if (measured !== undefined && measured < (1 - SAME_LEVEL) * current) return measured;
+    return current / (1 + 2 * (1 - DECREASE));
+  }
+
+  /**
    * Undoes a decrease two seconds old after which the API still refuses a share of requests: the
    * 429s did not follow the pace (30 % random 429s stay 30 % at any rate), so the client is no
    * longer paced and 429s at that share no longer lower the rate.
@@ -260,7 +285,7 @@ export function createAdaptiveRate(options: AdaptiveRateOptions): AdaptiveRate {
       waiting ||= attempt.waited;
       grownAt = Math.max(grownAt, at);
       if (rate === undefined) {
-        if (waiting) limit = Math.min(ceiling, limit + RAMP_STEP);
+        if (waiting) limit = Math.min(ceiling, limit + (limit < RAMP_FAST_FROM ? RAMP_STEP : RAMP_FAST_STEP));
         return;
       }
       if (!waiting) {
@@ -298,7 +323,9 @@ export function createAdaptiveRate(options: AdaptiveRateOptions): AdaptiveRate {
       // The limit: the episode's refill rate; or, refused after a hold and a probe (the meter's
       // whole window paced near the limit), what the API accepted over it.
       const probed = !recent && rate !== undefined && level !== undefined && at - decreasedAt >= TRIAL_MS;
-      const found = episodeRate() ?? (probed ? probedLevel(level!, measured, sample) : undefined);
+      // Refused while holding under the level (not probing above it): the level is over the limit.
+      const holding = probed && current <= DECREASE * level! * (1 + 1e-9);
+      const found = episodeRate() ?? (holding ? heldLevel(current, measured, sample) : probed ? probedLevel(level!, measured, sample) : undefined);
       // Refused under the limit found (an earlier burst emptied the API's bucket): not the pace.
       if (found !== undefined && DECREASE * found >= current) return;
       let next = Math.min(current, Math.max(MIN_RATE, DECREASE * (found ?? measured ?? current / 2)));

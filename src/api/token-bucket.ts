@@ -37,9 +37,14 @@ export function createTokenBucket(ratePerSecond: number, options: TokenBucketOpt
   // The queue of takers: each waits for the one before it.
   let queue: Promise<void> = Promise.resolve();
 
-  function refill(): void {
+  /**
+   * `waited`: a taker that waited for its token is owed what accrued while its timer fired late,
+   * on top of the capacity. With a capacity of one token (paced at 9.8/s, 50 ms of burst) each
+   * wake-up ~5 ms late was lost, and the pace ran at 9.4/s (B10, R 10).
+   */
+  function refill(waited = false): void {
     const current = now();
-    tokens = Math.min(capacity, tokens + ((current - updatedAt) * rate) / 1000);
+    tokens = Math.min(waited ? capacity + 1 : capacity, tokens + ((current - updatedAt) * rate) / 1000);
     updatedAt = current;
   }
 
@@ -50,7 +55,7 @@ export function createTokenBucket(ratePerSecond: number, options: TokenBucketOpt
         refill();
         if (tokens < 1) {
           await wait(((1 - tokens) * 1000) / rate, signal);
-          refill();
+          refill(true);
         }
         tokens -= 1;
       });

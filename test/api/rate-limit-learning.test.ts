@@ -37,6 +37,15 @@ describe('learning a rate limit (virtual time, the simulator token bucket)', () 
     expect(run.decreases.at(-1)!.rate).toBeLessThan(50);
   });
 
+  it('lowers a level read too high when a request is refused while the rate holds under it', async () => {
+    // R 10 and 200 ms: an episode read 10.4/s; held at 98 % of it (10.2/s, over the limit) the
+    // rate was refused every ~5 s for the whole run, each refusal taken for a burst: 60 refusals
+    // after the first 15 s of 300 (2.2 %).
+    const run = await runAgainstRateLimit({ rate: 10, latencyMs: 200, requests: 10 * 300 });
+    expect(run.refusals.filter((at) => at >= 15_000).length).toBeLessThanOrEqual(10);
+    expect(acceptedRate(run, 15_000, run.elapsedMs)).toBeGreaterThanOrEqual(0.97 * 10);
+  });
+
   it('still finds a raised limit', async () => {
     const run = await runAgainstRateLimit({ rate: 50, latencyMs: 20, requests: 50 * 20 + 100 * 40, rateFrom: { at: 20_000, rate: 100 } });
     expect(acceptedRate(run, 40_000, run.elapsedMs)).toBeGreaterThanOrEqual(0.9 * 100);

@@ -193,6 +193,25 @@ describe('requests per second', () => {
     expect(elapsed).toBeLessThan(1_000);
   });
 
+  it('keeps its pace when the timers fire late (one token of capacity)', async () => {
+    // Virtual time: every wait ends 5 ms late, as a busy event loop's timers do. Paced at 9.8/s
+    // with 50 ms of burst (one token), the lateness was lost at each wait: 200 requests took
+    // 200 x 107 ms = 21.4 s (9.35/s).
+    let now = 0;
+    const bucket = createTokenBucket(9.8, {
+      burstSeconds: 0.05,
+      initialTokens: 0,
+      now: () => now,
+      sleep: async (ms) => {
+        now += ms + 5;
+      },
+    });
+    for (let i = 0; i < 200; i++) await bucket.take();
+    expect(now).toBeLessThanOrEqual((200 / 9.8) * 1000 + 10);
+    // And no faster than the pace: the lateness is made up, never more.
+    expect(now).toBeGreaterThanOrEqual((199 / 9.8) * 1000);
+  });
+
   it('applies to the client', async () => {
     const api = await serve((_req, res) => sendJson(res, 200, singleDocument()));
     const client = testClient(api.url, { maxRequestsPerSecond: 10 });
