@@ -36,6 +36,8 @@ export interface RateLimitPoint {
 }
 
 const MAX_DAYS = 365;
+/** The virtual replay is repeated over a run this many times longer. */
+const LONGER = 10;
 
 export async function measureRateLimitPoint(rate: number, latencyMs: number, options: RateLimitGoodputOptions): Promise<RateLimitPoint> {
   const dir = mkdtempSync(join(tmpdir(), 'venue-etl-bench-b10-'));
@@ -88,7 +90,13 @@ export async function rateLimitGoodputFigure(options: RateLimitGoodputOptions): 
   const points: RateLimitPoint[] = [];
   for (const { rate, latencyMs } of options.points) points.push(await measureRateLimitPoint(rate, latencyMs, options));
   const virtual: string[] = [];
-  for (const { rate, latencyMs } of options.points) virtual.push(await virtualPoint(rate, latencyMs, options.seconds));
+  const longer: string[] = [];
+  for (const { rate, latencyMs } of options.points) {
+    virtual.push(await virtualPoint(rate, latencyMs, options.seconds));
+    // What the learning costs over a longer run: the first overshoot and the search for the
+    // level are paid once, the probes less and less often.
+    longer.push(await virtualPoint(rate, latencyMs, LONGER * options.seconds));
+  }
   const goodput = (p: RateLimitPoint) => (p.accepted * 1000) / p.wallMs / p.rate;
   const share = (p: RateLimitPoint) => (p.total === 0 ? 0 : p.refused / p.total);
   const worst = points.reduce((a, b) => (goodput(b) < goodput(a) ? b : a));
@@ -109,6 +117,7 @@ export async function rateLimitGoodputFigure(options: RateLimitGoodputOptions): 
       ),
       `Each run sized to about R x ${options.seconds} s of requests (${options.venues} venues); goodput counts the whole run, learning the limit included.`,
       `The throttle alone in virtual time against the same bucket (bench/virtual-rate-limit.ts, R x ${options.seconds} requests, no machine): ${virtual.join('; ')}.`,
+      `The same over R x ${LONGER * options.seconds} requests: ${longer.join('; ')}.`,
     ],
   };
 }
