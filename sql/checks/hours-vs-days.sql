@@ -9,13 +9,7 @@
 -- timezone('UTC', ts)::DATE whatever the session's TimeZone, at a tenth of the cost.
 -- The metrics are grouped by number, not by their stream and metric names (text keys cost more
 -- to group by): the names are put back on the few rows returned.
-WITH additive(pair, stream, metric) AS (
-  VALUES (1, 'venue-devices-history', 'detected'),
-         (2, 'venue-devices-history', 'authenticated'),
-         (3, 'venue-users-history', 'logins'),
-         (4, 'venue-remarketing-history', 'embeds'),
-         (5, 'rating-history', 'rates-count')
-),
+WITH additive AS (SELECT * FROM additive_metrics()),
 per_grain AS (
   SELECT sp.venue_id, a.pair, DATE '1970-01-01' + floor(epoch_us(sp.ts) / 86400000000)::INTEGER AS day,
          count(*) FILTER (WHERE sp.granularity = 'hour') AS hours,

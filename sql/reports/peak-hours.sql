@@ -20,13 +20,7 @@
 --   average — their mean value (NULL values, unknown, are left out);
 --   share   — the hour's part of its weekday's total (or of the whole week's, for weekday NULL):
 --             the shares of one venue, metric and weekday add up to 1.
-WITH additive(pair, stream, metric) AS (
-  VALUES (1, 'venue-devices-history', 'detected'),
-         (2, 'venue-devices-history', 'authenticated'),
-         (3, 'venue-users-history', 'logins'),
-         (4, 'venue-remarketing-history', 'embeds'),
-         (5, 'rating-history', 'rates-count')
-),
+WITH additive AS (SELECT * FROM additive_metrics()),
 -- The groupings below are keyed by the venue's UUID (16 bytes) and the pair's number instead of
 -- a text venue, stream and metric: the names are put back on the result only, which has a few
 -- rows per venue, metric and hour instead of one per point. Bench B11 times it beside its

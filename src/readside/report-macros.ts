@@ -2,12 +2,12 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { sql } from '../warehouse/sql-files.js';
 
 /**
- * The table macros the reports read through (`summary_periods`, `series_day_totals`), kept in
- * the warehouse by these migrations, run in this order (005 replaces summary_periods); a later
- * migration that replaces one of them joins this list.
+ * The table macros the reports and checks read through (`summary_periods`, `series_day_totals`,
+ * `additive_metrics`), kept in the warehouse by these migrations, run in this order (005
+ * replaces summary_periods); a later migration that adds or replaces one joins this list.
  */
-const REPORT_MACRO_FILES = ['migrations/003_report_macros.sql', 'migrations/005_summary_periods_partial_months.sql'];
-const MACRO_NAMES = ['summary_periods', 'series_day_totals'];
+const REPORT_MACRO_FILES = ['migrations/003_report_macros.sql', 'migrations/005_summary_periods_partial_months.sql', 'migrations/006_additive_metrics.sql'];
+const MACRO_NAMES = ['summary_periods', 'series_day_totals', 'additive_metrics'];
 
 /** Creates the report macros on a connection whose database has no tables of its own (Parquet views). */
 export async function createReportMacros(connection: DuckDBConnection): Promise<void> {
