@@ -12,7 +12,7 @@ describe('a warehouse written before the additive_metrics macro', () => {
   const { dir, cleanup } = tempDir();
   afterAll(cleanup);
 
-  async function rows(path: string, kind: 'reports' | 'checks', name: string): Promise<unknown[]> {
+  async function rows(path: string, kind: 'reports' | 'checks', name: string): Promise<readonly unknown[]> {
     const source = await openWarehouseSource(path);
     try {
       const result = await runNamedSql(source.connection, loadNamedSql(kind, name), {});
