@@ -90,6 +90,7 @@ export async function doneSliceKeys(session: Pick<Session, 'connection'>, id: st
   for (let chunk = await result.fetchChunk(); chunk !== null && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
     for (const key of chunk.getColumnValues(0)) done.add(String(key));
   }
+  done.seal();
   return done;
 }
 
