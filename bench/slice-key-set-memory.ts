@@ -1,7 +1,9 @@
 /**
  * What a resumed backfill's done slices cost to hold (src/plan/slice-key-set.ts), beside a Set
  * of the key strings: heap used plus array buffers after a full collection, and the time to load
- * the keys (adding them, not making them). Not part of `npm run bench` (a unit's figure, not the tool's):
+ * the keys and to look each up (not the time to make them). The size before sealing is printed
+ * too: the loading's peak, the keys taking 8 bytes each and room for more. Not part of `npm run
+ * bench` (a figure of one class, not of the tool):
  *
  *   npm run build && node --expose-gc dist/bench/slice-key-set-memory.js [venues...]
  *
@@ -65,6 +67,8 @@ interface Holder {
 /** Times the loading of each chunk, not the making of its keys. */
 class Stopwatch {
   ms = 0;
+  note = '';
+  constructor(readonly base: number) {}
   time(work: () => void): void {
     const started = performance.now();
     work();
@@ -74,29 +78,45 @@ class Stopwatch {
 
 function measure(label: string, venues: number, load: (keys: Generator<string[]>, watch: Stopwatch) => Holder): void {
   const before = retained();
-  const watch = new Stopwatch();
+  const watch = new Stopwatch(before);
   const holder = load(chunks(venues), watch);
   const ms = watch.ms;
   const bytes = retained() - before;
-  // The last key, so the holder is alive and answers.
-  const probe = `venue-visits-summary|${venueId(venues - 1)}|${monthWindow(WINDOWS - 1).from}|${monthWindow(WINDOWS - 1).to}|month`;
-  if (!holder.has(probe)) throw new Error(`${label}: the last key is missing`);
+  let lookups = 0;
+  for (const chunk of chunks(venues)) {
+    watch.time(() => {
+      for (const key of chunk) if (holder.has(key)) lookups += 1;
+    });
+  }
+  if (lookups !== holder.size) throw new Error(`${label}: ${lookups} of ${holder.size} keys found`);
+  const lookupMs = watch.ms - ms;
   const mb = (bytes / 1e6).toFixed(1);
   const perKey = (bytes / holder.size).toFixed(1);
-  process.stdout.write(`${label.padEnd(14)} ${venues} venues ${holder.size} keys: ${mb} MB (${perKey} bytes a key), loaded in ${ms.toFixed(0)} ms\n`);
+  process.stdout.write(
+    `${label.padEnd(14)} ${venues} venues ${holder.size} keys: ${mb} MB (${perKey} bytes a key), loaded in ${ms.toFixed(0)} ms, each looked up in ${lookupMs.toFixed(0)} ms${watch.note}\n`,
+  );
 }
 
 const sizes = process.argv.slice(2).map(Number);
 for (const venues of sizes.length > 0 ? sizes : [1_000]) {
   measure('Set of strings', venues, (keys, watch) => {
     const set = new Set<string>();
-    for (const chunk of keys) watch.time(() => chunk.forEach((key) => set.add(key)));
+    for (const chunk of keys) {
+      watch.time(() => {
+        for (const key of chunk) set.add(key);
+      });
+    }
     return set;
   });
   measure('SliceKeySet', venues, (keys, watch) => {
     const set = new SliceKeySet();
-    for (const chunk of keys) watch.time(() => chunk.forEach((key) => set.add(key)));
-    set.seal();
+    for (const chunk of keys) {
+      watch.time(() => {
+        for (const key of chunk) set.add(key);
+      });
+    }
+    watch.note = `; ${((retained() - watch.base) / 1e6).toFixed(1)} MB before sealing`;
+    watch.time(() => set.seal());
     return set;
   });
 }

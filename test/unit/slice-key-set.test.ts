@@ -82,7 +82,14 @@ function expectSameAs(done: SliceKeySet, truth: Set<string>, keys: readonly stri
   expect(done.size).toBe(truth.size);
   const wrong: string[] = [];
   for (const key of keys) {
-    const nearMisses = [key, key.replace('venue-', 'venue-1'), key.replace('-01|', '-02|'), key.replace(/\|([^|]*)$/, '|hour'), key.replace('|', '-x|'), key.replace('|venue-', '|venue-1')];
+    const nearMisses = [
+      key,
+      key.replace('venue-', 'venue-1'),
+      key.replace('-01|', '-02|'),
+      key.replace(/\|([^|]*)$/, '|hour'),
+      key.replace('|', '-x|'),
+      key.replace('|venue-', '|venue-1'),
+    ];
     for (const probe of nearMisses) if (done.has(probe) !== truth.has(probe)) wrong.push(probe);
   }
   expect(wrong).toEqual([]);
@@ -134,7 +141,16 @@ describe('SliceKeySet packed and sealed', () => {
 
   it('tells apart keys whose bars fall in different places (a scope id may hold a bar), down to the first day it can hold', () => {
     const days = '2026-01-01|2026-01-31|';
-    const keys = [`a|b|c|${days}`, `a|bc|${days}`, `ab|c|${days}`, 'a|b|1970-01-01|1970-01-01|', `a|b||${days}`, `a||b|${days}`, `a|b|c|${days}day`, 'a|b|1970-01-01|1970-01-02|'];
+    const keys = [
+      `a|b|c|${days}`,
+      `a|bc|${days}`,
+      `ab|c|${days}`,
+      'a|b|1970-01-01|1970-01-01|',
+      `a|b||${days}`,
+      `a||b|${days}`,
+      `a|b|c|${days}day`,
+      'a|b|1970-01-01|1970-01-02|',
+    ];
     const done = new SliceKeySet(keys.slice(0, 4));
     expect(done.size).toBe(4);
     expect(keys.map((key) => done.has(key))).toEqual([true, true, true, true, false, false, false, false]);
