@@ -118,6 +118,35 @@ describe('backfill progress', () => {
   });
 });
 
+describe('a resumed backfill with more done slices than one chunk of the warehouse', () => {
+  it('reads every done slice back, and none of the others', async () => {
+    const dayOf = (i: number) => new Date(Date.UTC(2021, 0, 1 + i)).toISOString().slice(0, 10);
+    const planned = [VENUE_A, VENUE_B].flatMap((venue) =>
+      Array.from({ length: 1_800 }, (_, i) => ({
+        sliceKey: backfillSliceKey(DEVICES, venue, dayOf(i), dayOf(i)),
+        stream: DEVICES,
+        scopeId: venue,
+        windowFrom: dayOf(i),
+        windowTo: dayOf(i),
+      })),
+    );
+    const params = { from: dayOf(0), to: dayOf(1_799), streams: [DEVICES], venues: [VENUE_A, VENUE_B] };
+    const { backfillId } = await warehouse.openBackfill('backfill', params, { slices: planned });
+    // Two in three done: 2,400 keys, more than the 2,048 rows of one result chunk.
+    const done = planned.filter((_, i) => i % 3 !== 0);
+    await warehouse.commitSlices(
+      'run-1',
+      done.map((slice) =>
+        seriesSlice(slice.scopeId, DEVICES, slice.windowFrom, slice.windowTo, day(slice.windowFrom), { backfill: { backfillId, sliceKey: slice.sliceKey } }),
+      ),
+    );
+    const resumed = await warehouse.openBackfill('backfill', params);
+    expect(resumed.doneSliceKeys.size).toBe(done.length);
+    const wrong = planned.filter((slice, i) => resumed.doneSliceKeys.has(slice.sliceKey) !== (i % 3 !== 0));
+    expect(wrong).toEqual([]);
+  });
+});
+
 describe('runs and errors', () => {
   it('start and finish a run with totals; detail keeps the pid', async () => {
     const runId = await warehouse.startRun('nightly-sync', { streams: [DEVICES] });
