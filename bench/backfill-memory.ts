@@ -1,5 +1,6 @@
 /**
- * B3: peak RSS of `venue-etl backfill` (the real CLI, a child process) at V and 5 x V venues
+ * B3: peak RSS of `venue-etl backfill` (the real CLI, a child process started as users start it:
+ * through bin/venue-etl and its allocator settings) at V and 5 x V venues
  * (1,000 and 5,000 at full size: five times the chains, slices, requests and rows), in one run.
  * Memory should not grow with the scope: the plan is read lazily, the chains in flight are
  * capped, committed rows are dropped, and DuckDB's buffer pool is bounded (docs/scaling.md,

@@ -1,14 +1,18 @@
 /**
- * Runs the real CLI in a child process and reports its peak resident set size: from
+ * Runs the real CLI in a child process, the way users run it (`bin/venue-etl`, the launcher
+ * that sets the allocator's variables and then `exec`s Node: the measured process is the CLI's
+ * own), and reports its peak resident set size: from
  * `/usr/bin/time -v` when it is installed, else by polling VmHWM in /proc/<pid>/status (the
  * high-water mark, so polling only misses a peak in its last interval).
  */
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { CLI } from './simulator-process.js';
+import { dirname } from 'node:path';
 
 const PROBE = fileURLToPath(new URL('./memory-probe.js', import.meta.url));
+/** The package's bin, from dist/bench/ (the CLI it starts is dist/src/cli.js, as CLI). */
+const LAUNCHER = fileURLToPath(new URL('../../bin/venue-etl', import.meta.url));
 const PROBE_TAG = 'venue-etl-bench-memory';
 
 export interface CliRun {
@@ -34,11 +38,13 @@ export function writeConfig(path: string, config: unknown): void {
 
 export async function runCli(args: readonly string[], options: { readonly env?: NodeJS.ProcessEnv; readonly probeHeap?: boolean } = {}): Promise<CliRun> {
   const useTime = existsSync(TIME);
-  const command = useTime ? TIME : process.execPath;
-  const argv = useTime ? ['-v', process.execPath, CLI, ...args] : [CLI, ...args];
+  const command = useTime ? TIME : LAUNCHER;
+  const argv = useTime ? ['-v', LAUNCHER, ...args] : [...args];
   const started = performance.now();
   const probe = options.probeHeap ? { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import=${PROBE}`.trim() } : {};
-  const child = spawn(command, argv, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...options.env, ...probe } });
+  // The launcher runs the `node` it finds on PATH: this one first.
+  const path = { PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ''}` };
+  const child = spawn(command, argv, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...options.env, ...probe, ...path } });
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));

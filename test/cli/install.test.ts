@@ -34,6 +34,7 @@ describe('the packed package, installed with npm install -g', () => {
     const [packed] = PackResult.parse(JSON.parse(pack.stdout));
     const files = packed!.files.map((f) => f.path);
     for (const needed of [
+      'bin/venue-etl',
       'dist/src/cli.js',
       'dist/jobs/index.js',
       'sql/migrations/001_initial.sql',
