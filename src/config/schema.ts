@@ -8,6 +8,26 @@ const isoDate = CalendarDate;
 
 const uuid = z.string().regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/, 'must be a UUID');
 
+/** A size as DuckDB's memory_limit takes it: "128MB" (10^6 bytes), "1GiB" (2^30). */
+const SIZE = /^(\d+(?:\.\d+)?)\s*(KB|MB|GB|TB|KiB|MiB|GiB|TiB)$/i;
+
+export function sizeInBytes(size: string): number {
+  const match = SIZE.exec(size);
+  if (!match) return Number.NaN;
+  const unit = match[2].toUpperCase();
+  const power = 'KMGT'.indexOf(unit[0]) + 1;
+  return Number(match[1]) * (unit.includes('I') ? 1024 : 1000) ** power;
+}
+
+/**
+ * The smallest warehouse.memoryLimit accepted. A write run's own working set in DuckDB (staged
+ * rows, the commit's joins, rows not yet checkpointed) peaked at 50-75 MB at 1,000-5,000 venues;
+ * a 7-day backfill of 1,000 venues into a 28-day warehouse took 27 s at 48MB, 41 s at 40MB, and
+ * had not ended after 9 minutes at full CPU at 32MB (docs/scaling.md, "Memory"). 64MB keeps a
+ * margin over that cliff, which moves with the size of a commit (hourly rows are 24 a day).
+ */
+export const MIN_MEMORY_LIMIT_BYTES = 64_000_000;
+
 const positiveInt = (max: number) => z.number().int().min(1).max(max);
 
 /**
@@ -92,12 +112,17 @@ export const ConfigSchema = z.strictObject({
       /**
        * DuckDB's memory limit while sync and backfill write (its buffer pool; beyond it DuckDB
        * spills to a temporary folder beside the file). DuckDB's own default is 80 % of the
-       * machine's memory, so on a big host its cache could grow with the warehouse. At 32MB a
-       * 1,000-venue backfill peaked ~18 MB lower than at 128MB (docs/scaling.md, "Memory").
+       * machine's memory, so on a big host its cache could grow with the warehouse. Not below
+       * MIN_MEMORY_LIMIT_BYTES: a write's working set then no longer fits (docs/scaling.md,
+       * "Memory").
        */
       memoryLimit: z
         .string()
-        .regex(/^\d+(\.\d+)?\s*(KB|MB|GB|TB|KiB|MiB|GiB|TiB)$/i, 'a size such as "128MB" or "1GB"')
+        .regex(SIZE, 'a size such as "128MB" or "1GB"')
+        .refine((size) => sizeInBytes(size) >= MIN_MEMORY_LIMIT_BYTES, {
+          message:
+            "must be at least 64MB: below it a write run no longer fits in DuckDB's memory and slows down many times over (32MB: a 27-second backfill did not end in 9 minutes); use 64MB or more",
+        })
         .default('128MB'),
     })
     .prefault({}),
