@@ -3,21 +3,11 @@ import { UserEndpointRow } from '../catalogue/index.js';
 import { CalendarDate, isTimeZone } from '../calendar/index.js';
 import { LOG_LEVELS } from '../log/index.js';
 import { S3Settings } from '../lake/settings.js';
+import { isSize, sizeInBytes } from '../warehouse/memory-size.js';
 
 const isoDate = CalendarDate;
 
 const uuid = z.string().regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/, 'must be a UUID');
-
-/** A size as DuckDB's memory_limit takes it: "128MB" (10^6 bytes), "1GiB" (2^30). */
-const SIZE = /^(\d+(?:\.\d+)?)\s*(KB|MB|GB|TB|KiB|MiB|GiB|TiB)$/i;
-
-export function sizeInBytes(size: string): number {
-  const match = SIZE.exec(size);
-  if (!match) return Number.NaN;
-  const unit = match[2].toUpperCase();
-  const power = 'KMGT'.indexOf(unit[0]) + 1;
-  return Number(match[1]) * (unit.includes('I') ? 1024 : 1000) ** power;
-}
 
 /**
  * The smallest warehouse.memoryLimit accepted. A write run's own working set in DuckDB (staged
@@ -118,7 +108,7 @@ export const ConfigSchema = z.strictObject({
        */
       memoryLimit: z
         .string()
-        .regex(SIZE, 'a size such as "128MB" or "1GB"')
+        .refine(isSize, 'a size such as "128MB" or "1GB"')
         .refine((size) => sizeInBytes(size) >= MIN_MEMORY_LIMIT_BYTES, {
           message:
             "must be at least 64MB: below it a write run no longer fits in DuckDB's memory and slows down many times over (32MB: a 27-second backfill did not end in 9 minutes); use 64MB or more",

@@ -3,6 +3,7 @@ import { EtlError, UsageError } from '../errors/index.js';
 import type { SliceCommit } from './slice-commit.js';
 import type { MigrationStep } from './migrations.js';
 import { Mutex } from './mutex.js';
+import { isSize } from './memory-size.js';
 import { sessionOf, type Row, type Session } from './session.js';
 import { writeFailed } from './errors.js';
 import { pauseBeforeCommit } from './test-hooks.js';
@@ -99,7 +100,7 @@ export class Warehouse {
   async limitMemory(size: string): Promise<void> {
     this.assertOpen();
     // Validated again here: the size is written into the statement (SET takes no parameter).
-    if (!/^\d+(\.\d+)?\s*[KMGT]i?B$/i.test(size)) throw new UsageError(`warehouse.memoryLimit is not a size: ${size}`, 'write a size such as "128MB" or "1GB"');
+    if (!isSize(size)) throw new UsageError(`warehouse.memoryLimit is not a size: ${size}`, 'write a size such as "128MB" or "1GB"');
     await this.mutex.run(async () => {
       await this.writer.run(`SET memory_limit = '${size}'`);
     });
