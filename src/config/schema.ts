@@ -3,7 +3,7 @@ import { UserEndpointRow } from '../catalogue/index.js';
 import { CalendarDate, isTimeZone } from '../calendar/index.js';
 import { LOG_LEVELS } from '../log/index.js';
 import { S3Settings } from '../lake/settings.js';
-import { isSize, sizeInBytes } from '../warehouse/memory-size.js';
+import { isSize, sizeInBytes } from '../infra/memory-size.js';
 
 const isoDate = CalendarDate;
 

@@ -3,7 +3,7 @@ import { EtlError, UsageError } from '../errors/index.js';
 import type { SliceCommit } from './slice-commit.js';
 import type { MigrationStep } from './migrations.js';
 import { Mutex } from './mutex.js';
-import { isSize } from './memory-size.js';
+import { isSize } from '../infra/memory-size.js';
 import { sessionOf, type Row, type Session } from './session.js';
 import { writeFailed } from './errors.js';
 import { pauseBeforeCommit } from './test-hooks.js';

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { resolveConfig } from '../../src/config/index.js';
-import { sizeInBytes } from '../../src/warehouse/memory-size.js';
+import { sizeInBytes } from '../../src/infra/memory-size.js';
 import { openWarehouse } from '../../src/warehouse/index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'venue-etl-memory-limit-'));
