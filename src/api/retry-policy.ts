@@ -70,9 +70,15 @@ export function parseRetryAfter(value: string | string[] | undefined, now: numbe
   return Math.max(0, date - now);
 }
 
+/**
+ * Waits the whole delay by the monotonic clock: a Node timer counts from the event loop's cached
+ * time, so it can fire up to a millisecond early (a retry sent 999.92 ms after a `Retry-After: 1`
+ * refusal, by the server's own clock, in CI). Sleeps again for what is left.
+ */
 async function abortableSleep(delayMs: number, signal: AbortSignal | undefined, request: string): Promise<void> {
+  const until = performance.now() + delayMs;
   try {
-    await sleep(delayMs, undefined, signal ? { signal } : undefined);
+    for (let left = delayMs; left > 0; left = until - performance.now()) await sleep(Math.ceil(left), undefined, signal ? { signal } : undefined);
   } catch (error) {
     throw abortedError(request, signal?.reason ?? error);
   }
