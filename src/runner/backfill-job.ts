@@ -149,7 +149,7 @@ export async function runBackfill(config: Config, logger: Logger, options: Backf
       ...(options.signal ? { signal: options.signal } : {}),
     });
     try {
-      await warehouse.limitMemory(config.warehouse.memoryLimit);
+      await warehouse.startWriteRun(config.warehouse.memoryLimit);
       if (options.force) await warehouse.resetBackfill(plan.backfillId);
       const state = await warehouse.openBackfill('backfill', plan.params, { backfillId: plan.backfillId });
       // Said once, by the command on stdout (it was also a log line: the same words twice).

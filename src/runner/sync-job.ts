@@ -72,7 +72,7 @@ export async function runSync(config: Config, logger: Logger, options: SyncOptio
       ...(options.signal ? { signal: options.signal } : {}),
     });
     try {
-      await warehouse.limitMemory(config.warehouse.memoryLimit);
+      await warehouse.startWriteRun(config.warehouse.memoryLimit);
       const cursors = new Map((await warehouse.readCursors()).map((c) => [cursorKey(c.stream, c.scopeId), c.cursorDate]));
       const grains = summaryGrains(config);
       const horizon = dayHorizonDays(config);

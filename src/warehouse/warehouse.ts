@@ -4,6 +4,7 @@ import type { SliceCommit } from './slice-commit.js';
 import type { MigrationStep } from './migrations.js';
 import { Mutex } from './mutex.js';
 import { isSize } from '../infra/memory-size.js';
+import { WriteRunMemory } from './write-run-memory.js';
 import { sessionOf, type Row, type Session } from './session.js';
 import { writeFailed } from './errors.js';
 import { pauseBeforeCommit } from './test-hooks.js';
@@ -33,6 +34,8 @@ export class Warehouse {
   private readonly mutex = new Mutex();
   private reader: Promise<DuckDBConnection> | undefined;
   private closed = false;
+  /** Set by startWriteRun: the run's memory settings and its own checkpoints. */
+  private writeRun: WriteRunMemory | undefined;
 
   constructor(
     /** The path as configured (for messages). */
@@ -88,22 +91,38 @@ export class Warehouse {
    * the warehouse held (only windows whose rows changed are rewritten) or its roles / accounts
    * snapshot is applied, the cursor moves, the backfill slice is marked done.
    */
-  commitSlices(runId: string, commits: readonly SliceCommit[]): Promise<CommitSlicesResult> {
-    return this.transaction((session) => commitSlicesIn(session, runId, commits), `committing ${commits.length} slice(s)`);
+  async commitSlices(runId: string, commits: readonly SliceCommit[]): Promise<CommitSlicesResult> {
+    const result = await this.transaction((session) => commitSlicesIn(session, runId, commits), `committing ${commits.length} slice(s)`);
+    const run = this.writeRun;
+    if (run) {
+      // The group is committed whatever follows: a release or checkpoint that fails ends the
+      // run's own memory handling (DuckDB's defaults return), it does not fail the group.
+      await this.mutex.run(() => run.afterCommit()).catch(() => this.endWriteRun(run));
+    }
+    return result;
   }
 
   /**
-   * Bounds DuckDB's buffer pool (`SET memory_limit`, for the whole instance) to `size`, a size
-   * the config has validated ("128MB"): a write run's memory then does not grow with the
-   * warehouse (DuckDB's default is 80 % of the machine's memory).
+   * Starts a write run (`sync`, `backfill`): bounds DuckDB's buffer pool (`SET memory_limit`,
+   * for the whole instance) to `memoryLimit`, a size the config has validated ("128MB"), and
+   * from now on releases the pool and checkpoints as the run commits, so that its memory does
+   * not follow the size of the warehouse (src/warehouse/write-run-memory.ts). `close()` ends it.
    */
-  async limitMemory(size: string): Promise<void> {
-    this.assertOpen();
+  async startWriteRun(memoryLimit: string): Promise<void> {
+    this.assertWritable();
     // Validated again here: the size is written into the statement (SET takes no parameter).
-    if (!isSize(size)) throw new UsageError(`warehouse.memoryLimit is not a size: ${size}`, 'write a size such as "128MB" or "1GB"');
-    await this.mutex.run(async () => {
-      await this.writer.run(`SET memory_limit = '${size}'`);
-    });
+    if (!isSize(memoryLimit)) {
+      throw new UsageError(`warehouse.memoryLimit is not a size: ${memoryLimit}`, 'write a size such as "128MB" or "1GB"');
+    }
+    const run = new WriteRunMemory(this.writer, `${this.absolutePath}.wal`, memoryLimit);
+    await this.mutex.run(() => run.start());
+    this.writeRun = run;
+  }
+
+  private async endWriteRun(run: WriteRunMemory): Promise<void> {
+    if (this.writeRun !== run) return;
+    this.writeRun = undefined;
+    await this.mutex.run(() => run.finish()).catch(() => undefined);
   }
 
   readCursors(stream?: string): Promise<CursorRow[]> {
@@ -198,6 +217,8 @@ export class Warehouse {
     if (this.closed) return;
     this.closed = true;
     await this.mutex.run(async () => undefined);
+    // A write run's last checkpoint merges what its own checkpoints left (one merge per table).
+    if (this.writeRun) await this.endWriteRun(this.writeRun);
     if (!this.readOnly && usersOf(this.absolutePath) === 1) {
       // Closing the instance checkpoints synchronously, blocking the event loop for as long
       // as the WAL takes to fold in (a second after a large load); an explicit CHECKPOINT

@@ -18,11 +18,11 @@ it('sets DuckDB memory_limit from warehouse.memoryLimit (128MB by default)', asy
   expect(config.warehouse.memoryLimit).toBe('128MB');
   const warehouse = await openWarehouse(config.warehouse.path);
   try {
-    await warehouse.limitMemory(config.warehouse.memoryLimit);
+    await warehouse.startWriteRun(config.warehouse.memoryLimit);
     const [row] = await warehouse.query<{ limit: string }>("SELECT current_setting('memory_limit') AS limit");
     // DuckDB reports 128MB (10^6 bytes) in MiB.
     expect(row?.limit).toBe('122.0 MiB');
-    await expect(warehouse.limitMemory("1GB'; DROP TABLE cursors; --")).rejects.toThrow(/not a size/);
+    await expect(warehouse.startWriteRun("1GB'; DROP TABLE cursors; --")).rejects.toThrow(/not a size/);
   } finally {
     await warehouse.close();
   }
