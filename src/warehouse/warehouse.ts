@@ -114,7 +114,7 @@ export class Warehouse {
     if (!isSize(memoryLimit)) {
       throw new UsageError(`warehouse.memoryLimit is not a size: ${memoryLimit}`, 'write a size such as "128MB" or "1GB"');
     }
-    const run = new WriteRunMemory(this.writer, `${this.absolutePath}.wal`, memoryLimit);
+    const run = new WriteRunMemory(this.writer, `${this.absolutePath}.wal`, memoryLimit, () => usersOf(this.absolutePath) > 1);
     await this.mutex.run(() => run.start());
     this.writeRun = run;
   }

@@ -1,9 +1,10 @@
 import { statSync } from 'node:fs';
 import type { DuckDBConnection } from '@duckdb/node-api';
+import { sizeInBytes } from '../infra/memory-size.js';
 
 /**
  * How a write run (`sync`, `backfill`) keeps DuckDB's memory from following the size of the
- * warehouse (docs/scaling.md, "Memory"). Two things in DuckDB grow with it:
+ * warehouse (docs/scaling.md, "Memory"). Three things in DuckDB grow with it:
  *
  * - **The checkpoint's vacuum.** At each checkpoint DuckDB merges adjacent, partly filled row
  *   groups of every changed table, building the merged row groups in memory. Left to itself it
@@ -15,19 +16,47 @@ import type { DuckDBConnection } from '@duckdb/node-api';
  *   pool, on one thread, with one merge per table. A checkpoint adds at most one partly
  *   filled row group per table and merges at least one set, so the tables stay as compact as
  *   DuckDB keeps them (5,000 venues x 7 days: 4 and 9 row groups, as by default).
+ * - **The checkpoint's working memory.** Left at the run's limit, a checkpoint fills the pool
+ *   with what it writes and merges: RSS sampled every 5 ms rose from 156-171 MB between
+ *   checkpoints to 235 MB inside one. Its need is far smaller, so when the run has the
+ *   instance to itself its checkpoints run with a limit of what the pool still holds after the
+ *   release plus a headroom (32 MB), and DuckDB evicts as it goes.
  * - **Cached blocks.** Blocks of the tables that commits read stay in the pool up to
  *   `warehouse.memoryLimit`; every 10 commits the run releases them.
  *
- * Measured (5,000 venues x 7 days, the B3 setup, single runs, peak RSS): 224 MB with all of
- * this, 230-232 MB with the run's checkpoints on two threads, 268 MB with none of it; a final
- * merge of everything at the end of the run instead peaked at 278-282 MB.
+ * Measured (5,000 venues x 7 days, the B3 setup, single runs, peak RSS): 193-196 MB with all of
+ * this (186 MB at 1,000 venues), 224 MB with the checkpoints at the run's limit, 230-232 MB
+ * with them on two threads, 268 MB with none of it; a final merge of everything at the end of
+ * the run instead peaked at 278-282 MB.
  */
 export const WRITE_RUN_MEMORY = {
   /** Commits between two releases of the pool (with the release alone, every 3, 5, 10 and 30 measured alike: the peaks were merges). */
   releaseEveryCommits: 10,
   /** The WAL size at which the run checkpoints (8 and 12 MiB measured the same). */
   checkpointWalBytes: 8 * 1024 * 1024,
+  /**
+   * What a checkpoint may hold beyond what the pool keeps after the release. DuckDB cannot
+   * give a checkpoint less than it needs: it fails the checkpoint and closes the database until
+   * the process restarts (nothing committed is lost: the WAL holds it). At 5,000 venues the
+   * need measured 8-12 MB: a limit 8.1 MB above what was held failed, 11-12 MB above passed
+   * every checkpoint. 32 MB is nearly three times that. Peak RSS with an absolute limit per
+   * checkpoint: 193 MB at 16MB, 196 MB at 32MB, 209 MB at 48MB, 221 MB at 64MB.
+   */
+  checkpointHeadroomBytes: 32_000_000,
 } as const;
+
+export type WriteRunMemoryPolicy = { readonly [K in keyof typeof WRITE_RUN_MEMORY]: number };
+
+/**
+ * The limit for one of the run's checkpoints, in bytes, or undefined to keep the run's: when
+ * another user shares the instance (`serve`: the receiver's merges would have to fit too), or
+ * when the headroom would not be below the run's limit anyway.
+ */
+export function checkpointLimitBytes(heldBytes: number, headroomBytes: number, runLimitBytes: number, shared: boolean): number | undefined {
+  if (shared) return undefined;
+  const limit = heldBytes + headroomBytes;
+  return limit < runLimitBytes ? limit : undefined;
+}
 
 /**
  * The smallest limit DuckDB is asked for when releasing the pool. It evicts every block it can
@@ -45,7 +74,9 @@ export class WriteRunMemory {
     private readonly walPath: string,
     /** The run's `warehouse.memoryLimit`, already validated as a size. */
     private readonly memoryLimit: string,
-    private readonly policy: { readonly releaseEveryCommits: number; readonly checkpointWalBytes: number } = WRITE_RUN_MEMORY,
+    /** Whether another user shares the instance now (asked at each checkpoint). */
+    private readonly sharesInstance: () => boolean,
+    private readonly policy: WriteRunMemoryPolicy = WRITE_RUN_MEMORY,
   ) {}
 
   /** The run's settings: the pool's limit, and no merges in DuckDB's own checkpoints. */
@@ -84,26 +115,50 @@ export class WriteRunMemory {
     await this.connection.run('SET threads = 1');
     try {
       await this.connection.run('SET max_vacuum_tasks = 1');
+      await this.limitCheckpoint();
       await this.connection.run('CHECKPOINT');
     } finally {
       await this.connection.run('SET max_vacuum_tasks = 0');
+      await this.connection.run(`SET memory_limit = '${this.memoryLimit}'`);
       await this.connection.run(`SET threads = ${Number(threads)}`);
     }
   }
 
+  /** Lowers the pool's limit for the checkpoint that follows (the caller sets the run's back). */
+  private async limitCheckpoint(): Promise<void> {
+    const held = Number(await this.scalar('SELECT coalesce(sum(memory_usage_bytes), 0) FROM duckdb_memory()'));
+    const limit = checkpointLimitBytes(held, this.policy.checkpointHeadroomBytes, sizeInBytes(this.memoryLimit), this.sharesInstance());
+    if (limit === undefined) return;
+    await this.trySetLimit(`${Math.ceil(limit / 1e6)}MB`);
+  }
+
   private async releasePool(): Promise<void> {
     try {
-      await this.connection.run(`SET memory_limit = '${RELEASE_LIMIT}'`);
-    } catch (error) {
-      // DuckDB evicted what it could and kept the old limit: that is the release.
-      if (!/memory limit/i.test(String(error))) throw error;
+      // Refused or not, DuckDB has evicted what it could: that is the release.
+      await this.trySetLimit(RELEASE_LIMIT);
     } finally {
       await this.connection.run(`SET memory_limit = '${this.memoryLimit}'`);
     }
   }
 
-  private async setting(name: string): Promise<string> {
-    const reader = await this.connection.runAndReadAll(`SELECT current_setting('${name}')`);
+  /**
+   * Asks DuckDB for a smaller limit. It evicts every block it can and refuses the limit when
+   * what stays does not fit under it (the old limit is then kept): only that refusal is caught.
+   */
+  private async trySetLimit(limit: string): Promise<void> {
+    try {
+      await this.connection.run(`SET memory_limit = '${limit}'`);
+    } catch (error) {
+      if (!/memory limit/i.test(String(error))) throw error;
+    }
+  }
+
+  private setting(name: string): Promise<string> {
+    return this.scalar(`SELECT current_setting('${name}')`);
+  }
+
+  private async scalar(sql: string): Promise<string> {
+    const reader = await this.connection.runAndReadAll(sql);
     return String(reader.getRows()[0]?.[0]);
   }
 }
