@@ -21,10 +21,12 @@ import { RateMeter } from './rate-meter.js';
  * - **Hold and probe**: once the limit is known the rate holds under it (4 s), then probes above
  *   it, slowly at first (+2 % a second, doubling every second), to find a raised limit. A
  *   refused probe reads the level again from what the API accepted since the last refusal (a
- *   lower bound: it raises a level found a little low, and lowers it only when clearly under).
+ *   lower bound while the rate held under the limit: it raises a level found a little low; a
+ *   reading under the rate held is the limit itself, as the API's bucket never filled).
  *   Refused again at the same level, the hold doubles (up to 64 s); a level that moved resets it.
  *   A 429 under the limit found within two seconds of a decrease (a burst emptied the API's
- *   bucket) does not lower the rate; one while the rate has held under the level longer says the
+ *   bucket) does not lower the rate, nor does one in the waves after a decrease to under the level
+ *   found before (the rate before it emptied the bucket); one while the rate has held under the level longer says the
  *   level is too high (or the limit was lowered), and the level goes to what the API accepted
  *   since the last refusal. The pace is released once it is twice what is accepted and nothing
  *   waits.
@@ -211,11 +213,14 @@ export function createAdaptiveRate(options: AdaptiveRateOptions): AdaptiveRate {
    * burst, R/5, spent within them), which tells a raised limit at once; and the refill rate since
    * the last refusal, a lower bound (the API's bucket may have filled to the brim while the rate
    * held under the limit), which raises the level a few per cent the first reading cannot see.
+   * Under the rate held (`DECREASE` x the level) it is no lower bound: the API accepted less
+   * than it was sent, so its bucket never filled, and the reading is the limit (R 10 and 20 ms:
+   * a level of 10.35/s kept against a reading of 10.2/s was refused again 4 s later).
    */
   function probedLevel(known: number, measured: number | undefined, sample: number | undefined): number | undefined {
     if (measured === undefined) return undefined;
     if (measured > (1 + PROBE_OVERSHOOT) * known) return measured;
-    if (sample !== undefined) return sample >= (1 - SAME_LEVEL) * known ? Math.max(known, sample) : sample;
+    if (sample !== undefined) return sample >= DECREASE * known ? Math.max(known, sample) : sample;
     return measured >= (1 - SAME_LEVEL) * known ? known : measured;
   }
 
@@ -328,6 +333,9 @@ export function createAdaptiveRate(options: AdaptiveRateOptions): AdaptiveRate {
       const found = episodeRate() ?? (holding ? heldLevel(current, measured, sample) : probed ? probedLevel(level!, measured, sample) : undefined);
       // Refused under the limit found (an earlier burst emptied the API's bucket): not the pace.
       if (found !== undefined && DECREASE * found >= current) return;
+      // Refused in the waves after a decrease to under the level known: the rate before the
+      // decrease emptied the API's bucket; the episode tells whether the level itself is too high.
+      if (found === undefined && continuing && level !== undefined && current <= DECREASE * level * (1 + 1e-9)) return;
       let next = Math.min(current, Math.max(MIN_RATE, DECREASE * (found ?? measured ?? current / 2)));
       // Judged against a whole window: at the start of a run the burst a rate limit lets through
       // at once fills a short one (40 requests in 0.1 s at R 200 read as 3 R).

@@ -46,6 +46,28 @@ describe('learning a rate limit (virtual time, the simulator token bucket)', () 
     expect(acceptedRate(run, 15_000, run.elapsedMs)).toBeGreaterThanOrEqual(0.97 * 10);
   });
 
+  it('lowers a level read over the limit when a probe is refused and the API accepted less than the rate held', async () => {
+    // R 10 and 20 ms: the episodes read 10.35/s. The probe refused 6.6 s in read 10.2/s since the
+    // last refusal, taken for the same level (a lower bound: the API's bucket may fill while the
+    // rate holds under the limit), so the rate went back to 10.25/s, over the limit, and was
+    // refused again 4 s later. Held at 10.25/s, over what the API accepted, its bucket never
+    // filled: that reading is the limit.
+    const run = await runAgainstRateLimit({ rate: 10, latencyMs: 20, requests: 10 * 30 });
+    const later = run.decreases.filter((d) => d.at >= 5_000);
+    expect(later.length).toBeGreaterThanOrEqual(1);
+    for (const decrease of later) expect(decrease.rate).toBeLessThan(10);
+  });
+
+  it('does not halve the rate for a refusal in the wave after it went under the level known', async () => {
+    // R 20 and 200 ms: a refused probe set 19.4/s; the next request, sent as it did, found the
+    // API's bucket still emptied by the probe and was refused: taken as the limit still unknown,
+    // the rate was halved to 9.7/s.
+    const run = await runAgainstRateLimit({ rate: 20, latencyMs: 200, requests: 20 * 30 });
+    const later = run.decreases.filter((d) => d.at >= 3_000);
+    expect(later.length).toBeGreaterThanOrEqual(1);
+    for (const decrease of later) expect(decrease.rate).toBeGreaterThan(0.8 * 20);
+  });
+
   it('still finds a raised limit', async () => {
     const run = await runAgainstRateLimit({ rate: 50, latencyMs: 20, requests: 50 * 20 + 100 * 40, rateFrom: { at: 20_000, rate: 100 } });
     expect(acceptedRate(run, 40_000, run.elapsedMs)).toBeGreaterThanOrEqual(0.9 * 100);
