@@ -24,8 +24,8 @@ import { sizeInBytes } from '../infra/memory-size.js';
  * - **Cached blocks.** Blocks of the tables that commits read stay in the pool up to
  *   `warehouse.memoryLimit`; every 10 commits the run releases them.
  *
- * Measured (5,000 venues x 7 days, the B3 setup, single runs, peak RSS): 193-196 MB with all of
- * this (186 MB at 1,000 venues), 224 MB with the checkpoints at the run's limit, 230-232 MB
+ * Measured (5,000 venues x 7 days, the B3 setup, single runs, peak RSS): 201 MB with all of
+ * this (189 MB at 1,000 venues), 224 MB with the checkpoints at the run's limit, 230-232 MB
  * with them on two threads, 268 MB with none of it; a final merge of everything at the end of
  * the run instead peaked at 278-282 MB.
  */

@@ -173,9 +173,9 @@ describe('a write run', () => {
         close();
       }
     };
-    const alone = mibBytes(await limitDuringCheckpoint('limited', false));
-    expect(alone).toBeGreaterThanOrEqual(headroom);
-    expect(alone).toBeLessThan(headroom + 16_000_000);
+    const limited = mibBytes(await limitDuringCheckpoint('limited', false));
+    expect(limited).toBeGreaterThanOrEqual(headroom);
+    expect(limited).toBeLessThan(headroom + 16_000_000);
     expect(await limitDuringCheckpoint('shared', true)).toBe('122.0 MiB');
   });
 });
