@@ -49,6 +49,8 @@ export function memoryClient(bodies: SeriesBodies): ApiClient {
       throw new Error(`the memory client serves history endpoints only, not ${path}`);
     },
     stats,
+    // No rate limit to remember: the bodies are in memory.
+    rememberRateLimit() {},
     logSummary() {},
     async close() {},
   };

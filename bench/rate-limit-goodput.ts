@@ -4,18 +4,20 @@
  * with a fixed latency; a backfill runs here, as the CLI would run it, with the default
  * `api` settings (no `concurrency`, no `maxRequestsPerSecond`). Goodput is the requests the
  * simulator accepted (2xx) per second of the whole run, learning included, divided by R; the
- * 429 share is refused ÷ all requests the simulator saw.
+ * 429 share is refused ÷ all requests the simulator saw. Each point runs twice into the same
+ * warehouse: the first run finds the limit; the next one (an earlier range of the same size, as a
+ * nightly job's next run) starts from the limit the first one recorded.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { addDays, todayUtc } from '../src/calendar/index.js';
+import { addDays, daysBetween, todayUtc } from '../src/calendar/index.js';
 import { requireApi, resolveConfig, type ApiReadyConfig } from '../src/config/index.js';
 import { createLogger } from '../src/log/index.js';
 import { planBackfillRun, runBackfill } from '../src/runner/backfill-job.js';
 import { fmt, type Figure } from './figure.js';
-import { startSimulatorProcess } from './simulator-process.js';
-import { runAgainstRateLimit } from './virtual-rate-limit.js';
+import { startSimulatorProcess, type SimulatorProcess } from './simulator-process.js';
+import { runAgainstRateLimit, type RateLimitedRun } from './virtual-rate-limit.js';
 
 export interface RateLimitGoodputOptions {
   /** Each point: R requests/s allowed, the latency of every answer. */
@@ -25,14 +27,21 @@ export interface RateLimitGoodputOptions {
   readonly venues: number;
 }
 
-export interface RateLimitPoint {
-  readonly rate: number;
-  readonly latencyMs: number;
+export interface RateLimitRun {
   readonly wallMs: number;
   readonly accepted: number;
   readonly refused: number;
   readonly total: number;
   readonly status: string;
+}
+
+export interface RateLimitPoint {
+  readonly rate: number;
+  readonly latencyMs: number;
+  /** Against an API the warehouse has not met: the limit is learned. */
+  readonly first: RateLimitRun;
+  /** The next run into the same warehouse: it starts from the limit the first one found. */
+  readonly next: RateLimitRun;
 }
 
 const MAX_DAYS = 365;
@@ -52,19 +61,28 @@ export async function measureRateLimitPoint(rate: number, latencyMs: number, opt
       }),
     );
     const range = sizedRange(config, rate * options.seconds);
-    // The simulator's bucket starts full; it refills during the planning above anyway.
-    await sim.clearRequests();
-    const started = performance.now();
-    const backfill = await runBackfill(config, createLogger({ level: 'warn' }), range);
-    const wallMs = performance.now() - started;
-    const statuses = await sim.statuses();
-    const accepted = statuses.filter((s) => s >= 200 && s < 300).length;
-    const refused = statuses.filter((s) => s === 429).length;
-    return { rate, latencyMs, wallMs, accepted, refused, total: statuses.length, status: backfill.alreadyFinished ? 'already finished' : backfill.status };
+    const days = daysBetween(range.from, range.to) + 1;
+    const earlier = { from: addDays(range.from, -days), to: addDays(range.from, -1) };
+    const first = await measuredRun(config, range, sim);
+    // The API's bucket refills between two nightly runs; here, during the next run's planning.
+    const next = await measuredRun(config, earlier, sim);
+    return { rate, latencyMs, first, next };
   } finally {
     await sim.stop();
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+async function measuredRun(config: ApiReadyConfig, range: { from: string; to: string }, sim: SimulatorProcess): Promise<RateLimitRun> {
+  // The simulator's bucket starts full; it refills during the planning above anyway.
+  await sim.clearRequests();
+  const started = performance.now();
+  const backfill = await runBackfill(config, createLogger({ level: 'warn' }), range);
+  const wallMs = performance.now() - started;
+  const statuses = await sim.statuses();
+  const accepted = statuses.filter((s) => s >= 200 && s < 300).length;
+  const refused = statuses.filter((s) => s === 429).length;
+  return { wallMs, accepted, refused, total: statuses.length, status: backfill.alreadyFinished ? 'already finished' : backfill.status };
 }
 
 /** The shortest range ending yesterday whose plan holds at least `requests` requests. */
@@ -81,9 +99,12 @@ function sizedRange(config: ApiReadyConfig, requests: number): { from: string; t
  * jitter): what the learning costs by itself, to tell it from what the machine adds.
  */
 async function virtualPoint(rate: number, latencyMs: number, seconds: number): Promise<string> {
-  const run = await runAgainstRateLimit({ rate, latencyMs, requests: rate * seconds });
-  const goodput = run.accepted / (run.elapsedMs / 1000) / rate;
-  return `R ${rate}/${latencyMs} ms ${goodput.toFixed(2)} R, ${((run.refused / (run.accepted + run.refused)) * 100).toFixed(1)} %`;
+  const first = await runAgainstRateLimit({ rate, latencyMs, requests: rate * seconds });
+  const found = first.throttle.limitFound;
+  const next = found === undefined ? undefined : await runAgainstRateLimit({ rate, latencyMs, requests: rate * seconds, rememberedLimit: found });
+  const figures = (run: RateLimitedRun) =>
+    `${(run.accepted / (run.elapsedMs / 1000) / rate).toFixed(2)} R, ${((run.refused / (run.accepted + run.refused)) * 100).toFixed(1)} %`;
+  return `R ${rate}/${latencyMs} ms ${figures(first)} (next run ${next === undefined ? 'no limit found' : figures(next)})`;
 }
 
 export async function rateLimitGoodputFigure(options: RateLimitGoodputOptions): Promise<Figure> {
@@ -97,25 +118,28 @@ export async function rateLimitGoodputFigure(options: RateLimitGoodputOptions): 
     // level are paid once, the probes less and less often.
     longer.push(await virtualPoint(rate, latencyMs, LONGER * options.seconds));
   }
-  const goodput = (p: RateLimitPoint) => (p.accepted * 1000) / p.wallMs / p.rate;
-  const share = (p: RateLimitPoint) => (p.total === 0 ? 0 : p.refused / p.total);
-  const worst = points.reduce((a, b) => (goodput(b) < goodput(a) ? b : a));
-  const worstShare = Math.max(...points.map(share));
+  const goodput = (p: RateLimitPoint, run: RateLimitRun) => (run.accepted * 1000) / run.wallMs / p.rate;
+  const share = (run: RateLimitRun) => (run.total === 0 ? 0 : run.refused / run.total);
+  const runs = points.flatMap((p) => [p.first, p.next]);
+  const lowest = (which: 'first' | 'next') => Math.min(...points.map((p) => goodput(p, p[which])));
+  const highestShare = (which: 'first' | 'next') => Math.max(...points.map((p) => share(p[which])));
+  const worst = Math.min(lowest('first'), lowest('next'));
+  const summary = (which: 'first' | 'next') => `goodput >= ${lowest(which).toFixed(2)} R, 429s <= ${(highestShare(which) * 100).toFixed(1)} %`;
+  const line = (p: RateLimitPoint, run: RateLimitRun) =>
+    `${fmt.count(run.accepted)} accepted in ${fmt.seconds(run.wallMs)} = ${goodput(p, run).toFixed(2)} R, ` +
+    `${fmt.count(run.refused)} of ${fmt.count(run.total)} refused (${(share(run) * 100).toFixed(1)} %), ${run.status}`;
   return {
     id: 'B10',
-    what: `backfill under a rate limit R, default api settings, ${points.map((p) => `R ${p.rate}/${p.latencyMs} ms`).join(', ')}`,
-    measured: `goodput >= ${goodput(worst).toFixed(2)} R, 429s <= ${(worstShare * 100).toFixed(1)} %`,
+    what: `backfill under a rate limit R, default api settings, ${points.map((p) => `R ${p.rate}/${p.latencyMs} ms`).join(', ')}; a first run and the next one`,
+    measured: `first run: ${summary('first')}; next run: ${summary('next')}`,
     limit: 'R (the limit itself)',
-    ratio: fmt.ratio(goodput(worst)),
+    ratio: fmt.ratio(worst),
     target: '>= 0.95 R, <= 2 % 429',
-    met: points.every((p) => p.status === 'succeeded') && goodput(worst) >= 0.95 && worstShare <= 0.02,
+    met: runs.every((run) => run.status === 'succeeded') && worst >= 0.95 && Math.max(highestShare('first'), highestShare('next')) <= 0.02,
     notes: [
-      ...points.map(
-        (p) =>
-          `R ${p.rate}/s, ${p.latencyMs} ms: ${fmt.count(p.accepted)} accepted in ${fmt.seconds(p.wallMs)} = ${goodput(p).toFixed(2)} R; ` +
-          `${fmt.count(p.refused)} of ${fmt.count(p.total)} refused (${(share(p) * 100).toFixed(1)} %); run ${p.status}.`,
-      ),
-      `Each run sized to about R x ${options.seconds} s of requests (${options.venues} venues); goodput counts the whole run, learning the limit included.`,
+      ...points.map((p) => `R ${p.rate}/s, ${p.latencyMs} ms: first run ${line(p, p.first)}; next run ${line(p, p.next)}.`),
+      `Each run sized to about R x ${options.seconds} s of requests (${options.venues} venues); goodput counts the whole run, learning the limit included. ` +
+        'The next run backfills the same number of earlier days into the same warehouse and starts from the limit the first one recorded (README, "Rate limits").',
       `The throttle alone in virtual time against the same bucket (bench/virtual-rate-limit.ts, R x ${options.seconds} requests, no machine): ${virtual.join('; ')}.`,
       `The same over R x ${LONGER * options.seconds} requests: ${longer.join('; ')}.`,
     ],

@@ -67,6 +67,8 @@ export interface RateLimitedRunOptions {
   readonly concurrency?: number;
   /** The API's limit from this virtual time on (a limit raised or lowered during the run). */
   readonly rateFrom?: { readonly at: number; readonly rate: number };
+  /** A limit an earlier run found: the client starts from it (`Throttle.remember`). */
+  readonly rememberedLimit?: number;
 }
 
 /**
@@ -83,6 +85,7 @@ export async function runAgainstRateLimit(options: RateLimitedRunOptions): Promi
     sleep: clock.sleep,
     onThrottled: (rate) => decreases.push({ at: clock.now(), rate }),
   });
+  if (options.rememberedLimit !== undefined) throttle.remember(options.rememberedLimit);
   const burst = options.burst ?? Math.max(1, Math.ceil(options.rate / 5));
   let limiter = createRateLimiter({ ratePerSecond: options.rate, burst });
   let switched = false;

@@ -54,6 +54,11 @@ export interface ApiClient {
   /** Follows links.next from the first page (page[number]=1&page[size]=pageSize added to the path) to the end. */
   paginate(path: string, context: PaginateContext): AsyncGenerator<JsonApiListDocument>;
   readonly stats: ClientStats;
+  /**
+   * The API's rate limit an earlier run found (requests/s, `stats.rateLimit` then): requests start
+   * paced just under it instead of ramping into it. Ignored once this client has met a 429.
+   */
+  rememberRateLimit(requestsPerSecond: number): void;
   /** Request counts in total at info, per stream at debug. */
   logSummary(logger?: Logger): void;
   close(): Promise<void>;
@@ -93,10 +98,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     maxRequestsPerSecond: options.maxRequestsPerSecond,
     onThrottled: (rate) => logger.info({ requestsPerSecond: Math.round(rate * 10) / 10 }, 'api throttled (429): request rate lowered'),
   });
-  const stats = new StatsRecorder(
-    () => throttle.concurrency,
-    () => throttle.learnedRate,
-  );
+  const stats = new StatsRecorder(throttle);
   const policy: RetryPolicy = {
     maxRetries: options.maxRetries,
     baseMs: options.retryBaseMs ?? DEFAULT_RETRY_BASE_MS,
@@ -215,6 +217,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       yield* followPages(first, fetchPage, { origin, maxPages, redact, ...(context.stream === undefined ? {} : { stream: context.stream }) });
     },
     stats: stats.view,
+    rememberRateLimit: (requestsPerSecond) => throttle.remember(requestsPerSecond),
     logSummary: (target = logger) => stats.logSummary(target),
     close: () => transport.close(),
   };

@@ -25,6 +25,8 @@ export interface ClientStats extends RequestCounts {
   readonly concurrency: number;
   /** The pace learned from 429s (requests/s), undefined when not paced. */
   readonly learnedRate?: number | undefined;
+  /** The API's rate limit found in this run or remembered from an earlier one (requests/s). */
+  readonly rateLimit?: number | undefined;
 }
 
 type Counter = Exclude<keyof RequestCounts, 'durationMs'>;
@@ -58,6 +60,13 @@ class Counts implements RequestCounts {
   }
 }
 
+/** The throttle's state the counts report (live). */
+export interface PacingView {
+  readonly concurrency: number;
+  readonly learnedRate: number | undefined;
+  readonly limitFound: number | undefined;
+}
+
 /** Counts kept in place (no allocation per request) for the whole client and per stream. */
 export class StatsRecorder {
   private readonly total = new Counts();
@@ -66,10 +75,7 @@ export class StatsRecorder {
   /** A live, read-only view for `ApiClient.stats`. */
   readonly view: ClientStats;
 
-  constructor(
-    private readonly currentConcurrency: () => number,
-    private readonly currentRate: () => number | undefined = () => undefined,
-  ) {
+  constructor(private readonly pacing: PacingView) {
     const { total, streams } = this;
     this.view = {
       get requests() {
@@ -97,10 +103,13 @@ export class StatsRecorder {
         return total.durationMs;
       },
       get concurrency() {
-        return currentConcurrency();
+        return pacing.concurrency;
       },
       get learnedRate() {
-        return currentRate();
+        return pacing.learnedRate;
+      },
+      get rateLimit() {
+        return pacing.limitFound;
       },
       byStream: streams,
     };
@@ -130,12 +139,13 @@ export class StatsRecorder {
     if (logger.isLevelEnabled('debug')) {
       for (const [stream, counts] of this.streams) logger.debug({ stream, ...counts.toJSON() }, 'api summary of a stream');
     }
-    const rate = this.currentRate();
+    const { concurrency, learnedRate, limitFound } = this.pacing;
     logger.info(
       {
         ...this.total.toJSON(),
-        concurrency: this.currentConcurrency(),
-        ...(rate === undefined ? {} : { learnedRequestsPerSecond: Math.round(rate * 10) / 10 }),
+        concurrency,
+        ...(learnedRate === undefined ? {} : { learnedRequestsPerSecond: Math.round(learnedRate * 10) / 10 }),
+        ...(limitFound === undefined ? {} : { rateLimitPerSecond: Math.round(limitFound * 10) / 10 }),
       },
       'api summary',
     );

@@ -32,6 +32,10 @@ export interface Throttle {
   readonly concurrency: number;
   /** The pace learned from 429s (requests/s); undefined when not paced. */
   readonly learnedRate: number | undefined;
+  /** The API's limit found in this run, or remembered (see AdaptiveRate.limitFound). */
+  readonly limitFound: number | undefined;
+  /** Starts paced just under the limit an earlier run found (before this run is refused). */
+  remember(limit: number): void;
   readonly active: number;
   readonly pending: number;
 }
@@ -108,6 +112,13 @@ export function createThrottle(options: ThrottleOptions): Throttle {
     },
     get learnedRate() {
       return adaptive.learned;
+    },
+    get limitFound() {
+      return adaptive.limitFound;
+    },
+    remember(remembered) {
+      adaptive.remember(remembered);
+      follow();
     },
     get active() {
       return limit.activeCount;

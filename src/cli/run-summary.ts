@@ -15,7 +15,7 @@ export function formatRunSummary(job: string, result: RunResult, width?: number,
   const lines = [
     `${job} run ${result.runId} ${result.interrupted ? 'interrupted' : result.status} in ${seconds(result.durationMs)}`,
     `  slices:   ${formatSliceCounts(result.slices)}`,
-    `  requests: ${n(result.requests)} (${n(result.retries)} retries)`,
+    `  requests: ${n(result.requests)} (${n(result.retries)} retries${rateLimitText(result)})`,
     `  rows:     ${n(result.rowsExtracted)} extracted, ${n(result.rowsWritten)} written (windows that did not change are not rewritten)`,
   ];
   if (shard) lines.push(shardLine(shard));
@@ -27,6 +27,13 @@ export function formatRunSummary(job: string, result: RunResult, width?: number,
     lines.push(`  interrupted${result.interruption ? ` (${result.interruption})` : ''}: what finished is committed; run the same command again to continue.`);
   const table = result.streams.length === 0 ? '' : `\n${streamTable(result, width)}`;
   return `${fitLines(lines.join('\n'), width)}\n${table}`;
+}
+
+/** `; 9 refused by the API's rate limit, 9.9/s`: what the run met of the limit, when it met any. */
+function rateLimitText(result: RunResult): string {
+  if (result.throttled === 0 && result.rateLimitPerSecond === undefined) return '';
+  const limit = result.rateLimitPerSecond === undefined ? '' : `, ${result.rateLimitPerSecond.toFixed(1)}/s`;
+  return `; ${n(result.throttled)} refused by the API's rate limit${limit}`;
 }
 
 function streamTable(result: RunResult, width: number | undefined): string {
@@ -57,6 +64,8 @@ export function runSummaryJson(job: string, result: RunResult, shard?: ShardSumm
     slices: result.slices,
     requests: result.requests,
     retries: result.retries,
+    throttled: result.throttled,
+    ...(result.rateLimitPerSecond === undefined ? {} : { rateLimitPerSecond: result.rateLimitPerSecond }),
     rowsExtracted: result.rowsExtracted,
     rowsWritten: result.rowsWritten,
     streams: result.streams,

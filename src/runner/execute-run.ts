@@ -11,6 +11,7 @@ import { isFatalForRun } from './fatal.js';
 import { GroupCommitter } from './group-committer.js';
 import { limitHeapGrowth } from './heap-growth.js';
 import { ProgressReporter } from './progress.js';
+import { rateLimitDetail, startFromRememberedRateLimit } from './rate-limit-memory.js';
 import { runChains, type ChainRunResult } from './run-chains.js';
 import { runSlice } from './slice-runner.js';
 import type { SliceCounts } from './slice-counts.js';
@@ -71,6 +72,10 @@ export interface RunResult {
   readonly rowsWritten: number;
   readonly requests: number;
   readonly retries: number;
+  /** Requests the API refused with 429 (each retried after its Retry-After). */
+  readonly throttled: number;
+  /** The API's rate limit found by this run or remembered from an earlier one (README, "Rate limits"). */
+  readonly rateLimitPerSecond?: number;
   readonly durationMs: number;
   readonly interrupted: boolean;
   /** Why an interrupted run stopped, e.g. "received SIGTERM". */
@@ -98,12 +103,12 @@ export async function executeRun(input: RunInput): Promise<RunResult> {
   if (input.signal) setMaxListeners(0, input.signal);
   limitHeapGrowth();
   const started = Date.now();
-  const requestsBefore = client.stats.requests;
-  const retriesBefore = client.stats.retries;
+  const before: CountsBefore = { requests: client.stats.requests, retries: client.stats.retries, throttled: client.stats.throttled };
   await warehouse.markAbandonedRuns();
   const runId = await warehouse.startRun(input.job, { pid: process.pid, ...input.detail });
+  await startFromRememberedRateLimit(warehouse, client, input.config.api.baseUrl, logger.child({ runId }));
   try {
-    return await runStarted(input, runId, started, requestsBefore, retriesBefore);
+    return await runStarted(input, runId, started, before);
   } catch (error) {
     // Whatever broke, the run does not stay 'running': it is recorded as failed, with why.
     const fatal = scrubSecrets(formatError(error));
@@ -114,7 +119,14 @@ export async function executeRun(input: RunInput): Promise<RunResult> {
   }
 }
 
-async function runStarted(input: RunInput, runId: string, started: number, requestsBefore: number, retriesBefore: number): Promise<RunResult> {
+/** The client's counts when the run started (a client may serve more than one run). */
+interface CountsBefore {
+  readonly requests: number;
+  readonly retries: number;
+  readonly throttled: number;
+}
+
+async function runStarted(input: RunInput, runId: string, started: number, before: CountsBefore): Promise<RunResult> {
   const { warehouse, client, logger, config } = input;
   const log = logger.child({ runId });
   const drift = new DriftReporter(log);
@@ -123,7 +135,7 @@ async function runStarted(input: RunInput, runId: string, started: number, reque
   const plannedByStream = countSlices(input.chains());
   const planned = [...plannedByStream.values()].reduce((n, count) => n + count, 0);
   const doneEarlier = input.doneEarlier ?? 0;
-  const progress = new ProgressReporter(planned, () => client.stats.requests - requestsBefore, {
+  const progress = new ProgressReporter(planned, () => client.stats.requests - before.requests, {
     logger: log,
     label: input.progressLabel ?? input.job,
     ...(input.progressTty ? { tty: input.progressTty } : {}),
@@ -220,8 +232,10 @@ async function runStarted(input: RunInput, runId: string, started: number, reque
   const slices: SliceCounts = { total: planned + doneEarlier, done, failed, skipped, doneEarlier };
   const interruption = interrupted ? [reasonText(input.signal?.reason), hurried].filter(Boolean).join('; then ') : undefined;
   const status = fatal !== undefined || (done === 0 && planned > 0) ? 'failed' : failed > 0 || skipped > 0 ? 'partial' : 'succeeded';
-  const requests = client.stats.requests - requestsBefore;
-  const retries = client.stats.retries - retriesBefore;
+  const requests = client.stats.requests - before.requests;
+  const retries = client.stats.retries - before.retries;
+  const throttled = client.stats.throttled - before.throttled;
+  const rateLimit = client.stats.rateLimit;
   const fatalText = fatal === undefined ? undefined : scrubSecrets(formatError(fatal));
   const streams = tally.summaries();
   await warehouse.finishRun(runId, {
@@ -236,6 +250,7 @@ async function runStarted(input: RunInput, runId: string, started: number, reque
       ...input.detail,
       slices,
       streams,
+      ...rateLimitDetail(client, config.api.baseUrl),
       ...(interrupted ? { interrupted: true, interruption } : {}),
       ...(fatalText ? { fatal: fatalText } : {}),
       ...(drift.unknown.length > 0 ? { drift: drift.unknown } : {}),
@@ -252,6 +267,8 @@ async function runStarted(input: RunInput, runId: string, started: number, reque
     rowsWritten: committer.rowsWritten,
     requests,
     retries,
+    throttled,
+    ...(rateLimit === undefined ? {} : { rateLimitPerSecond: rateLimit }),
     durationMs: Date.now() - started,
     interrupted,
     ...(interruption ? { interruption } : {}),

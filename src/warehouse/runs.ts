@@ -115,3 +115,18 @@ export async function readRuns(session: Pick<Session, 'all'>, limit = 20): Promi
     };
   });
 }
+
+/** A remembered rate limit: a number of requests per second a client can pace at. */
+const RememberedRateLimit = z.coerce.number().finite().positive();
+
+/**
+ * The API's rate limit (requests/s) the latest finished run against `apiUrl` recorded in
+ * `detail.api.rateLimitPerSecond`; undefined when it recorded none, or something that is not a
+ * rate (a hand-edited detail must not pace a run at nonsense).
+ */
+export async function rememberedRateLimit(session: Pick<Session, 'all'>, apiUrl: string): Promise<number | undefined> {
+  const [row] = await session.all<{ rate_limit: string | null }>(sql('warehouse/runs-rate-limit.sql'), [apiUrl]);
+  if (row === undefined || row.rate_limit === null) return undefined;
+  const parsed = RememberedRateLimit.safeParse(row.rate_limit);
+  return parsed.success ? parsed.data : undefined;
+}

@@ -11,7 +11,7 @@ import { pauseBeforeCommit } from './test-hooks.js';
 import { releaseInstance, usersOf } from './instances.js';
 import { commitSlicesIn, type CommitSlicesResult } from './commit-slices.js';
 import { applyCursorMoves, readCursors, type CursorMoveRequest, type CursorRow } from './cursors.js';
-import { finishRun, markAbandonedRuns, readRuns, startRun, type RunRow, type RunTotals } from './runs.js';
+import { finishRun, markAbandonedRuns, readRuns, rememberedRateLimit, startRun, type RunRow, type RunTotals } from './runs.js';
 import { readSyncErrors, recordSyncErrors, type SyncErrorRecord, type SyncErrorRow } from './sync-errors.js';
 import { currentRoleAccountIds } from './roles.js';
 import { planReset, resetIn, type ResetCounts, type ResetSelection } from './reset.js';
@@ -149,6 +149,11 @@ export class Warehouse {
 
   readRuns(limit?: number): Promise<RunRow[]> {
     return readRuns(this.readSession(), limit);
+  }
+
+  /** The API's rate limit the latest finished run against `apiUrl` found (requests/s), if any. */
+  rememberedRateLimit(apiUrl: string): Promise<number | undefined> {
+    return rememberedRateLimit(this.readSession(), apiUrl);
   }
 
   recordSyncErrors(runId: string, errors: readonly SyncErrorRecord[]): Promise<void> {

@@ -94,3 +94,28 @@ describe('learning a rate limit (virtual time, the simulator token bucket)', () 
     expect(most).toBeLessThanOrEqual(15);
   });
 });
+
+describe('starting from the limit an earlier run found (virtual time)', () => {
+  it('pays no learning: the probes alone are refused', async () => {
+    // R 10 and 20 ms: learning the limit cost 11 refusals of 311 (3.5 %), the next run 2.
+    const first = await runAgainstRateLimit({ rate: 10, latencyMs: 20, requests: 10 * 30 });
+    const found = first.throttle.limitFound;
+    expect(found).toBeGreaterThan(9);
+    expect(found).toBeLessThan(11);
+    const next = await runAgainstRateLimit({ rate: 10, latencyMs: 20, requests: 10 * 30, rememberedLimit: found! });
+    // Held 4 s under the limit before the first probe.
+    expect(next.refusals.filter((at) => at < 4_000)).toEqual([]);
+    expect(next.refused).toBeLessThanOrEqual(3);
+    expect(next.refused).toBeLessThan(first.refused);
+    expect(next.accepted / (next.elapsedMs / 1000)).toBeGreaterThanOrEqual(0.95 * 10);
+    expect(next.throttle.limitFound).toBeGreaterThan(9);
+  });
+
+  it('finds a limit lowered since, and one raised since', async () => {
+    const lowered = await runAgainstRateLimit({ rate: 10, latencyMs: 20, requests: 10 * 30, rememberedLimit: 20 });
+    expect(acceptedRate(lowered, 5_000, lowered.elapsedMs)).toBeGreaterThanOrEqual(0.95 * 10);
+    expect(lowered.throttle.limitFound).toBeLessThan(10.5);
+    const raised = await runAgainstRateLimit({ rate: 20, latencyMs: 20, requests: 20 * 30, rememberedLimit: 10 });
+    expect(acceptedRate(raised, 10_000, raised.elapsedMs)).toBeGreaterThanOrEqual(0.95 * 20);
+  });
+});

@@ -146,6 +146,42 @@ describe('adaptive limit', () => {
   });
 });
 
+describe('a remembered rate limit', () => {
+  it('starts paced under it, and keeps it when the pace is released', async () => {
+    const clock = fakeClock();
+    const throttle = createThrottle({ concurrency: 64, now: clock.now, sleep: clock.sleep });
+    throttle.remember(10);
+    expect(throttle.learnedRate).toBeCloseTo(9.9);
+    expect(throttle.limitFound).toBe(10);
+    expect(throttle.concurrency).toBe(64);
+    // One request at a time, far under the pace: released, the limit still known for the next run.
+    for (let i = 0; i < 20; i++) {
+      await throttle.run(async (slot) => {
+        clock.advance(20);
+        slot.succeeded();
+      });
+      clock.advance(1_000);
+    }
+    expect(throttle.learnedRate).toBeUndefined();
+    expect(throttle.limitFound).toBe(10);
+  });
+
+  it('is ignored once this run has met a 429, and when it is no rate', async () => {
+    const clock = fakeClock();
+    const throttle = createThrottle({ concurrency: 64, now: clock.now, sleep: clock.sleep });
+    throttle.remember(0);
+    throttle.remember(Number.NaN);
+    expect(throttle.learnedRate).toBeUndefined();
+    await throttle.run(async (slot) => {
+      clock.advance(20);
+      slot.throttled();
+    });
+    throttle.remember(10);
+    expect(throttle.learnedRate).toBeUndefined();
+    expect(throttle.limitFound).toBeUndefined();
+  });
+});
+
 describe('Retry-After', () => {
   it('a refused request is not sent again before its Retry-After expires (server-side timestamps)', async () => {
     const refusedAt = new Map<string, number>();

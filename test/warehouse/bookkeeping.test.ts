@@ -181,6 +181,33 @@ describe('runs and errors', () => {
     expect(dead).toMatchObject({ status: 'failed', detail: { pid: 999999, abandoned: expect.stringMatching(/ended without finishing/) } });
   });
 
+  it('remembers the rate limit the latest finished run against the same API recorded, and nothing else', async () => {
+    const api = (url: string, rateLimitPerSecond: unknown) => ({ api: { url, rateLimitPerSecond } });
+    const finished = async (detail: Record<string, unknown>) => {
+      const runId = await warehouse.startRun('sync');
+      await warehouse.finishRun(runId, { status: 'succeeded', detail });
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    };
+    const URL_A = 'https://api.example.com/v1';
+    expect(await warehouse.rememberedRateLimit(URL_A)).toBeUndefined();
+    await finished(api(URL_A, 9.95));
+    await finished(api('https://other.example.com/v1', 50));
+    expect(await warehouse.rememberedRateLimit(URL_A)).toBe(9.95);
+    // A run still going has not found its limit yet.
+    await warehouse.startRun('sync');
+    expect(await warehouse.rememberedRateLimit(URL_A)).toBe(9.95);
+    // The latest run found none: nothing is remembered (an older limit may be stale).
+    await finished(api(URL_A, null));
+    expect(await warehouse.rememberedRateLimit(URL_A)).toBeUndefined();
+    // A hand-edited detail is no rate to pace at.
+    for (const nonsense of ['fast', -3, 0, { per: 10 }]) {
+      await finished(api(URL_A, nonsense));
+      expect(await warehouse.rememberedRateLimit(URL_A)).toBeUndefined();
+    }
+    await finished(api(URL_A, 20.5));
+    expect(await warehouse.rememberedRateLimit(URL_A)).toBe(20.5);
+  });
+
   it('records failed slices verbatim', async () => {
     await warehouse.recordSyncErrors('run-1', [
       { stream: DEVICES, scopeId: VENUE_A, windowFrom: '2026-01-01', windowTo: '2026-01-31', errorCode: 'VENUE_API_TIMEOUT', message: 'timed out after 30 s' },

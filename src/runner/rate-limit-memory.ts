@@ -1,0 +1,47 @@
+import { displayUrl } from '../api/display-url.js';
+import type { ApiClient } from '../api/client.js';
+import type { Logger } from '../log/index.js';
+import type { Warehouse } from '../warehouse/index.js';
+
+/**
+ * A run records the API's rate limit it found (`sync_runs.detail.api`) and the next run against
+ * the same API starts paced just under it (README, "Rate limits"). Learning the limit from
+ * scratch costs a fixed 7-13 refusals at R 10 (3-4 % of a 30-s run, B10); a nightly job pays it
+ * once. A wrong memory costs little: a limit since lowered is refused and found again, one since
+ * raised is found by the probes within seconds.
+ */
+
+/** The API as runs record it: origin and path (never a user or password; credential-like query values masked). */
+export function apiUrlOf(baseUrl: string): string {
+  return displayUrl(new URL(baseUrl), (text) => text, { withOrigin: true });
+}
+
+/** Starts the client paced under the limit the latest run against this API found, if any. */
+export async function startFromRememberedRateLimit(
+  warehouse: Pick<Warehouse, 'rememberedRateLimit'>,
+  client: ApiClient,
+  baseUrl: string,
+  logger: Logger,
+): Promise<void> {
+  let remembered: number | undefined;
+  try {
+    remembered = await warehouse.rememberedRateLimit(apiUrlOf(baseUrl));
+  } catch (error) {
+    // Only a head start: without it the client finds the limit again.
+    logger.warn({ err: error }, 'could not read the rate limit an earlier run found; finding it again');
+    return;
+  }
+  if (remembered === undefined) return;
+  client.rememberRateLimit(remembered);
+  logger.info({ requestsPerSecond: round(remembered) }, 'api rate limit found by an earlier run: requests start paced just under it');
+}
+
+/** What a run records for the next one: `detail.api`. */
+export function rateLimitDetail(client: ApiClient, baseUrl: string): { api: { url: string; rateLimitPerSecond: number | null } } {
+  const limit = client.stats.rateLimit;
+  return { api: { url: apiUrlOf(baseUrl), rateLimitPerSecond: limit === undefined ? null : round(limit) } };
+}
+
+function round(perSecond: number): number {
+  return Math.round(perSecond * 1000) / 1000;
+}
