@@ -8,26 +8,31 @@ export interface PastRunFacts {
   /** Requests per second of the latest run that made enough requests to tell. */
   readonly requestsPerSecond?: number;
   readonly fromRun?: string;
+  /** The API's rate limit the latest run against it found (README, "Rate limits"). */
+  readonly rateLimitPerSecond?: number;
   /** Slices of this backfill already committed by an earlier, interrupted run. */
   readonly doneSlices: number;
 }
 
 /**
  * What the warehouse knows that helps plan a backfill: the API's observed throughput (the latest
- * run's requests per second, which reflects its latency at the concurrency then in force) and
+ * run's requests per second, which reflects its latency at the concurrency then in force), its
+ * rate limit when a run found one (a long backfill runs at it), and
  * the slices of this same backfill already done. Read-only; nothing when there is no warehouse
  * yet or another process holds it.
  */
-export async function pastRunFacts(warehousePath: string, backfillId: string): Promise<PastRunFacts> {
+export async function pastRunFacts(warehousePath: string, backfillId: string, apiUrl: string): Promise<PastRunFacts> {
   if (!existsSync(warehousePath)) return { doneSlices: 0 };
   try {
     const warehouse = await openWarehouse(warehousePath, { readOnly: true });
     try {
       const [run] = await warehouse.query(sql('warehouse/runs-throughput.sql'));
       const done = await warehouse.backfillDoneSlices(backfillId);
+      const rateLimit = await warehouse.rememberedRateLimit(apiUrl);
       const ms = Number(run?.ms);
       return {
         doneSlices: done.size,
+        ...(rateLimit === undefined ? {} : { rateLimitPerSecond: rateLimit }),
         ...(run && ms > 0 ? { requestsPerSecond: (Number(run.requests) * 1000) / ms, fromRun: String(run.run_id) } : {}),
       };
     } finally {

@@ -40,7 +40,7 @@ async function recordedLimits(): Promise<(number | null)[]> {
 }
 
 describe('the rate limit a run found', () => {
-  it('is recorded by the run, and the next run starts paced under it', async () => {
+  it('is recorded by the run; the next run starts paced under it, a dry run estimates with it', async () => {
     fx.sim.clearRequests();
     const first = await fx.cli(['sync']);
     expect(first.code, describeRun(first)).toBe(0);
@@ -66,5 +66,10 @@ describe('the rate limit a run found', () => {
     const limits = await recordedLimits();
     expect(limits).toHaveLength(2);
     expect(limits[1]).toBeGreaterThan(0.8 * RATE);
+
+    // A dry run bounds a backfill's time by the limit found.
+    const plan = await fx.cli(['backfill', '--from', addDays(today, -56), '--to', addDays(today, -29), '--dry-run']);
+    expect(plan.code, describeRun(plan)).toBe(0);
+    expect(plan.stdout).toContain(`at the API's rate limit (${limits[1]!.toFixed(1)} requests/s, found by an earlier run): at least`);
   });
 });

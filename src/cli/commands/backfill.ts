@@ -11,6 +11,7 @@ import { TABLE_OR_JSON_OPTION, stdoutWidth, tableOrJson, writeJson } from '../ou
 import { progressTerminal } from '../terminal.js';
 import { formatDuration } from '../../runner/progress.js';
 import { pastRunFacts, summaryGrainCosts } from '../../runner/estimate.js';
+import { apiUrlOf } from '../../runner/rate-limit-memory.js';
 import { backfillGrainCosts } from '../../plan/index.js';
 
 function grainOption(args: ParsedArgs): HistoryGrain | undefined {
@@ -67,13 +68,20 @@ export const backfillCommand: Command = {
     };
     if (booleanOption(args, 'dry-run')) {
       const plan = planBackfillRun(config, options);
-      const past = await pastRunFacts(config.warehouse.path, plan.backfillId);
+      const past = await pastRunFacts(config.warehouse.path, plan.backfillId, apiUrlOf(config.api.baseUrl));
       const remaining = past.doneSlices > 0 ? ` (${past.doneSlices} slices already done by an interrupted run: they will be skipped)` : '';
       // Throughput observed by the latest run, when there is one; otherwise an assumed latency.
       const assumedLatencyMs = 200;
       const estimate = past.requestsPerSecond
         ? `estimated time: ${formatDuration(plan.requests / past.requestsPerSecond)} at the ${past.requestsPerSecond.toFixed(1)} requests/s observed in run ${past.fromRun}`
         : `estimated time: ${formatDuration((plan.requests * assumedLatencyMs) / 1000 / config.api.concurrency)} at ${config.api.concurrency} concurrent requests and an assumed ${assumedLatencyMs} ms per request (no earlier run to measure)`;
+      // A run shorter than the backfill may not have reached the limit: the limit bounds the time from below.
+      const atLimit =
+        past.rateLimitPerSecond === undefined
+          ? []
+          : [
+              `at the API's rate limit (${past.rateLimitPerSecond.toFixed(1)} requests/s, found by an earlier run): at least ${formatDuration(plan.requests / past.rateLimitPerSecond)}`,
+            ];
       const count = (n: number): string => n.toLocaleString('en-US');
       const lines = [
         `backfill ${plan.backfillId}: ${from} .. ${to}, ${count(plan.slices)} slices, at least ${count(plan.requests)} requests${remaining}`,
@@ -81,6 +89,7 @@ export const backfillCommand: Command = {
           (c) => `  ${c.stream.padEnd(30)} ${c.grain.padEnd(8)} ${count(c.slices).padStart(9)} slices ${count(c.requests).padStart(10)} requests`,
         ),
         estimate,
+        ...atLimit,
         ...summaryGrainCosts(plan.planInputs, config.sync.dayHorizonDays ?? DEFAULT_DAY_HORIZON_DAYS).map(
           (c) => `${c.current ? '*' : ' '} ${c.label.padEnd(60)} ${count(c.requests).padStart(10)} requests`,
         ),
