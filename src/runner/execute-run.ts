@@ -106,7 +106,7 @@ export async function executeRun(input: RunInput): Promise<RunResult> {
   const before: CountsBefore = { requests: client.stats.requests, retries: client.stats.retries, throttled: client.stats.throttled };
   await warehouse.markAbandonedRuns();
   const runId = await warehouse.startRun(input.job, { pid: process.pid, ...input.detail });
-  await startFromRememberedRateLimit(warehouse, client, input.config.api.baseUrl, logger.child({ runId }));
+  await startFromRememberedRateLimit(warehouse, client, input.config.api, logger.child({ runId }));
   try {
     return await runStarted(input, runId, started, before);
   } catch (error) {
@@ -250,7 +250,7 @@ async function runStarted(input: RunInput, runId: string, started: number, befor
       ...input.detail,
       slices,
       streams,
-      ...rateLimitDetail(client, config.api.baseUrl),
+      ...rateLimitDetail(client, config.api),
       ...(interrupted ? { interrupted: true, interruption } : {}),
       ...(fatalText ? { fatal: fatalText } : {}),
       ...(drift.unknown.length > 0 ? { drift: drift.unknown } : {}),

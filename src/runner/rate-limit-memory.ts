@@ -11,21 +11,31 @@ import type { Warehouse } from '../warehouse/index.js';
  * raised is found by the probes within seconds.
  */
 
-/** The API as runs record it: origin and path (never a user or password; credential-like query values masked). */
-export function apiUrlOf(baseUrl: string): string {
-  return displayUrl(new URL(baseUrl), (text) => text, { withOrigin: true });
+/** The API settings a run is recorded against. */
+export interface ApiAddress {
+  readonly baseUrl: string;
+  readonly token: string;
+}
+
+/**
+ * The API as runs record it: origin and path (never a user or password; credential-like query
+ * values masked, and the token itself should a URL carry it).
+ */
+export function apiUrlOf(api: ApiAddress): string {
+  const redact = api.token.length >= 4 ? (text: string) => text.split(api.token).join('***') : (text: string) => text;
+  return displayUrl(new URL(api.baseUrl), redact, { withOrigin: true });
 }
 
 /** Starts the client paced under the limit the latest run against this API found, if any. */
 export async function startFromRememberedRateLimit(
   warehouse: Pick<Warehouse, 'rememberedRateLimit'>,
   client: ApiClient,
-  baseUrl: string,
+  api: ApiAddress,
   logger: Logger,
 ): Promise<void> {
   let remembered: number | undefined;
   try {
-    remembered = await warehouse.rememberedRateLimit(apiUrlOf(baseUrl));
+    remembered = await warehouse.rememberedRateLimit(apiUrlOf(api));
   } catch (error) {
     // Only a head start: without it the client finds the limit again.
     logger.warn({ err: error }, 'could not read the rate limit an earlier run found; finding it again');
@@ -37,9 +47,9 @@ export async function startFromRememberedRateLimit(
 }
 
 /** What a run records for the next one: `detail.api`. */
-export function rateLimitDetail(client: ApiClient, baseUrl: string): { api: { url: string; rateLimitPerSecond: number | null } } {
+export function rateLimitDetail(client: ApiClient, api: ApiAddress): { api: { url: string; rateLimitPerSecond: number | null } } {
   const limit = client.stats.rateLimit;
-  return { api: { url: apiUrlOf(baseUrl), rateLimitPerSecond: limit === undefined ? null : round(limit) } };
+  return { api: { url: apiUrlOf(api), rateLimitPerSecond: limit === undefined ? null : round(limit) } };
 }
 
 function round(perSecond: number): number {

@@ -68,7 +68,7 @@ export const backfillCommand: Command = {
     };
     if (booleanOption(args, 'dry-run')) {
       const plan = planBackfillRun(config, options);
-      const past = await pastRunFacts(config.warehouse.path, plan.backfillId, apiUrlOf(config.api.baseUrl));
+      const past = await pastRunFacts(config.warehouse.path, plan.backfillId, apiUrlOf(config.api));
       const remaining = past.doneSlices > 0 ? ` (${past.doneSlices} slices already done by an interrupted run: they will be skipped)` : '';
       // Throughput observed by the latest run, when there is one; otherwise an assumed latency.
       const assumedLatencyMs = 200;
