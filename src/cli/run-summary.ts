@@ -15,9 +15,11 @@ export function formatRunSummary(job: string, result: RunResult, width?: number,
   const lines = [
     `${job} run ${result.runId} ${result.interrupted ? 'interrupted' : result.status} in ${seconds(result.durationMs)}`,
     `  slices:   ${formatSliceCounts(result.slices)}`,
-    `  requests: ${n(result.requests)} (${n(result.retries)} retries${rateLimitText(result)})`,
+    `  requests: ${n(result.requests)} (${n(result.retries)} retries)`,
     `  rows:     ${n(result.rowsExtracted)} extracted, ${n(result.rowsWritten)} written (windows that did not change are not rewritten)`,
   ];
+  const throttled = throttledLine(result);
+  if (throttled) lines.push(throttled);
   if (shard) lines.push(shardLine(shard));
   for (const warning of result.warnings) lines.push(`  warning:  ${warning}`);
   if (result.drift.length > 0) lines.push(`  drift:    the API sent unknown attributes: ${result.drift.map((d) => `${d.stream}.${d.attribute}`).join(', ')}`);
@@ -29,11 +31,11 @@ export function formatRunSummary(job: string, result: RunResult, width?: number,
   return `${fitLines(lines.join('\n'), width)}\n${table}`;
 }
 
-/** `; 9 refused by the API's rate limit, 9.9/s`: what the run met of the limit, when it met any. */
-function rateLimitText(result: RunResult): string {
-  if (result.throttled === 0 && result.rateLimitPerSecond === undefined) return '';
-  const limit = result.rateLimitPerSecond === undefined ? '' : `, ${result.rateLimitPerSecond.toFixed(1)}/s`;
-  return `; ${n(result.throttled)} refused by the API's rate limit${limit}`;
+/** `  429s:     9 (retried); rate limit 9.9 requests/s`: what the run met of the API's limit, when it met any. */
+function throttledLine(result: RunResult): string | undefined {
+  if (result.throttled === 0 && result.rateLimitPerSecond === undefined) return undefined;
+  const limit = result.rateLimitPerSecond === undefined ? '' : `; rate limit ${result.rateLimitPerSecond.toFixed(1)} requests/s`;
+  return `  429s:     ${n(result.throttled)} (retried)${limit}`;
 }
 
 function streamTable(result: RunResult, width: number | undefined): string {

@@ -51,7 +51,7 @@ describe('the rate limit a run found', () => {
     expect(found).toBeGreaterThan(0.8 * RATE);
     expect(found).toBeLessThan(1.25 * RATE);
     const refused = firstRequests.filter((r) => r.status === 429).length;
-    const summary = /(\d+) refused by the API's rate limit, (\d+\.\d)\/s/.exec(first.stdout);
+    const summary = /429s: +(\d+) \(retried\); rate limit (\d+\.\d) requests\/s/.exec(first.stdout);
     expect(summary, first.stdout).not.toBeNull();
     expect(Number(summary![1])).toBe(refused);
     expect(Math.abs(Number(summary![2]) - found!)).toBeLessThanOrEqual(0.051);
