@@ -64,7 +64,6 @@ export async function measureRateLimitPoint(rate: number, latencyMs: number, opt
     const days = daysBetween(range.from, range.to) + 1;
     const earlier = { from: addDays(range.from, -days), to: addDays(range.from, -1) };
     const first = await measuredRun(config, range, sim);
-    // The API's bucket refills between two nightly runs; here, during the next run's planning.
     const next = await measuredRun(config, earlier, sim);
     return { rate, latencyMs, first, next };
   } finally {
@@ -74,7 +73,7 @@ export async function measureRateLimitPoint(rate: number, latencyMs: number, opt
 }
 
 async function measuredRun(config: ApiReadyConfig, range: { from: string; to: string }, sim: SimulatorProcess): Promise<RateLimitRun> {
-  // The simulator's bucket starts full; it refills during the planning above anyway.
+  // The simulator's bucket is full when a run starts sending: it refills during the run's planning.
   await sim.clearRequests();
   const started = performance.now();
   const backfill = await runBackfill(config, createLogger({ level: 'warn' }), range);
