@@ -1,6 +1,7 @@
 import { registerSecret, type Logger } from '../log/index.js';
 import { ACCEPT_ENCODING, type ContentCoding } from './content-encoding.js';
 import { ApiError, ApiErrorCode, isApiError } from './errors.js';
+import { tokenRedactor } from './display-url.js';
 import { expectList, toJsonApiDocument, type JsonApiDocument, type JsonApiListDocument } from './jsonapi.js';
 import { assertSameOrigin, DEFAULT_MAX_PAGES, followPages, pathOf } from './paginate.js';
 import { redirectError } from './redirect.js';
@@ -85,7 +86,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   const basePath = base.pathname.replace(/\/+$/, '');
   registerSecret(token);
   // Server text (error details, JSON parse messages) can echo the token it refused.
-  const redact = token.length >= 4 ? (text: string) => text.split(token).join('***') : (text: string) => text;
+  const redact = tokenRedactor(token);
 
   const transport = createTransport({
     connections: options.concurrency,

@@ -7,6 +7,14 @@ const SECRET_PARAMETER = /token|secret|passw|pwd|api[-_]?key|access[-_]?key|sign
  * and the origin only when asked (user and password never). Brackets stay literal, as the API
  * writes them.
  */
+/**
+ * Removes the token from text the server sent or a URL carries. Tokens shorter than 4 characters
+ * are left (replacing every "ab" would mangle the text and hide nothing).
+ */
+export function tokenRedactor(token: string): (text: string) => string {
+  return token.length >= 4 ? (text) => text.split(token).join('***') : (text) => text;
+}
+
 export function displayUrl(url: URL, redact: (text: string) => string, options: { readonly withOrigin?: boolean } = {}): string {
   const query = url.search
     .slice(1)

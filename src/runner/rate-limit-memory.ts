@@ -1,4 +1,4 @@
-import { displayUrl } from '../api/display-url.js';
+import { displayUrl, tokenRedactor } from '../api/display-url.js';
 import type { ApiClient } from '../api/client.js';
 import type { Logger } from '../log/index.js';
 import type { Warehouse } from '../warehouse/index.js';
@@ -22,8 +22,7 @@ export interface ApiAddress {
  * values masked, and the token itself should a URL carry it).
  */
 export function apiUrlOf(api: ApiAddress): string {
-  const redact = api.token.length >= 4 ? (text: string) => text.split(api.token).join('***') : (text: string) => text;
-  return displayUrl(new URL(api.baseUrl), redact, { withOrigin: true });
+  return displayUrl(new URL(api.baseUrl), tokenRedactor(api.token), { withOrigin: true });
 }
 
 /** Starts the client paced under the limit the latest run against this API found, if any. */

@@ -1,6 +1,7 @@
 import { statSync } from 'node:fs';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { sizeInBytes } from '../infra/memory-size.js';
+import { sql } from './sql-files.js';
 
 /**
  * How a write run (`sync`, `backfill`) keeps DuckDB's memory from following the size of the
@@ -126,7 +127,7 @@ export class WriteRunMemory {
 
   /** Lowers the pool's limit for the checkpoint that follows (the caller sets the run's back). */
   private async limitCheckpoint(): Promise<void> {
-    const held = Number(await this.scalar('SELECT coalesce(sum(memory_usage_bytes), 0) FROM duckdb_memory()'));
+    const held = Number(await this.scalar(sql('warehouse/memory-held.sql')));
     const limit = checkpointLimitBytes(held, this.policy.checkpointHeadroomBytes, sizeInBytes(this.memoryLimit), this.sharesInstance());
     if (limit === undefined) return;
     await this.trySetLimit(`${Math.ceil(limit / 1e6)}MB`);
