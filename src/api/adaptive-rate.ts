@@ -31,8 +31,9 @@ import { RateMeter } from './rate-meter.js';
  *   since the last refusal. The pace is released once it is twice what is accepted and nothing
  *   waits.
  * - **429s that do not follow the pace** (an API refusing a share of requests whatever the rate):
- *   two seconds after a decrease, if 15 % or more of the requests of the last second are still
- *   refused, the decrease is undone and 429s at that share no longer lower the rate.
+ *   two seconds after a decrease, if 15 % or more of the requests of the last second (two at
+ *   least) are still refused, the decrease is undone, the requests waiting for the pace go at
+ *   once, and 429s at that share no longer lower the rate.
  * - The refused request itself waits out its Retry-After (retry-policy.ts) and comes back through
  *   the throttle: retries coming back together are paced like any other request.
  * - **Remembered** (`remember`): the limit an earlier run found. The client starts paced just
@@ -143,6 +144,8 @@ const MAX_PROBE_GROWTH = 1.0;
 const TRIAL_MS = 2_000;
 /** Share of requests refused over the last second that says the pace did not stop the 429s. */
 const STILL_REFUSED = 0.15;
+/** And this many of them at least (at a low rate one request is a large share). */
+const STILL_REFUSED_COUNT = 2;
 /** 429s over the background share plus this lower the rate again. */
 const BACKGROUND_MARGIN = 0.05;
 /** Released when the rate is this many times what is accepted and nothing waits. */
@@ -262,7 +265,10 @@ export function createAdaptiveRate(options: AdaptiveRateOptions): AdaptiveRate {
     if (trial === undefined || at - trial.at < TRIAL_MS) return;
     // A limit lowered (100/s to 50/s) lowers what is accepted too, but once the pace follows it
     // the refusals stop: refusals still at a share over the last second did not follow the pace.
-    if (refusedShare(1_000) >= STILL_REFUSED) {
+    // Two of them at least: paced at 3.5/s one is 22 %. A limit halved to 5/s mid-run was judged
+    // not to follow the pace every 2-3 s, and each time the requests waiting went at once (939
+    // of 1,239 requests refused, virtual time).
+    if (refusedShare(1_000) >= STILL_REFUSED && refused.countOver(1_000) >= STILL_REFUSED_COUNT) {
       rate = undefined;
       level = undefined;
       limitFound = undefined;

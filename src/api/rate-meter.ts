@@ -31,13 +31,23 @@ export class RateMeter {
   /** The same over the last `ms` (whole slots, one to the whole window). */
   perSecondOver(ms: number): number | undefined {
     if (this.firstAt === undefined) return undefined;
-    const at = this.now();
-    this.advance(at);
-    const slots = Math.min(RateMeter.SLOTS, Math.max(1, Math.ceil(ms / RateMeter.SLOT_MS)));
+    const slots = RateMeter.slotsOver(ms);
+    const total = this.countOver(ms);
+    const spanMs = Math.min(slots * RateMeter.SLOT_MS, Math.max(RateMeter.SLOT_MS, this.now() - this.firstAt));
+    return (total * 1000) / spanMs;
+  }
+
+  /** Events over the last `ms` (whole slots, one to the whole window). */
+  countOver(ms: number): number {
+    this.advance(this.now());
+    const slots = RateMeter.slotsOver(ms);
     let total = 0;
     for (let i = 0; i < slots; i++) total += this.counts[(this.newest - i + RateMeter.SLOTS) % RateMeter.SLOTS]!;
-    const spanMs = Math.min(slots * RateMeter.SLOT_MS, Math.max(RateMeter.SLOT_MS, at - this.firstAt));
-    return (total * 1000) / spanMs;
+    return total;
+  }
+
+  private static slotsOver(ms: number): number {
+    return Math.min(RateMeter.SLOTS, Math.max(1, Math.ceil(ms / RateMeter.SLOT_MS)));
   }
 
   /** Whether the first event is a whole window old (perSecond spans the full two seconds). */

@@ -70,9 +70,13 @@ export function createThrottle(options: ThrottleOptions): Throttle {
   function follow(): void {
     if (limit.concurrency !== adaptive.concurrency) limit.concurrency = adaptive.concurrency;
     const rate = adaptive.pacing;
-    // Released (or a decrease undone): not paced any more.
-    if (rate === undefined) pace = undefined;
-    else if (pace === undefined) pace = createTokenBucket(rate, { ...bucketOptions, burstSeconds: PACING_BURST_SECONDS, initialTokens: 0 });
+    // Released (or a decrease undone): not paced any more, and the requests waiting for the old
+    // pace go now (left to it, each went on at the old pace, and at 14/s under a limit halved to
+    // 10/s each was refused in a wave of its own: the rate was halved down to 0.5/s).
+    if (rate === undefined) {
+      pace?.open();
+      pace = undefined;
+    } else if (pace === undefined) pace = createTokenBucket(rate, { ...bucketOptions, burstSeconds: PACING_BURST_SECONDS, initialTokens: 0 });
     else if (rate < pace.rate) {
       pace.setRate(rate);
       pace.drain();

@@ -8,6 +8,11 @@ export interface TokenBucket {
   setRate(ratePerSecond: number): void;
   /** Spends the tokens earned so far: the next taker waits a whole interval at the rate in force. */
   drain(): void;
+  /**
+   * Lets every taker through from now on, those already queued included (the one waiting for its
+   * token is woken): a pace the throttle dropped no longer paces the requests queued in it.
+   */
+  open(): void;
   readonly rate: number;
 }
 
@@ -36,6 +41,9 @@ export function createTokenBucket(ratePerSecond: number, options: TokenBucketOpt
   let updatedAt = now();
   // The queue of takers: each waits for the one before it.
   let queue: Promise<void> = Promise.resolve();
+  let opened = false;
+  // Wakes the taker waiting for its token when the bucket is opened.
+  let wake: AbortController | undefined;
 
   /**
    * `waited`: a taker that waited for its token is owed what accrued while its timer fired late,
@@ -48,13 +56,33 @@ export function createTokenBucket(ratePerSecond: number, options: TokenBucketOpt
     updatedAt = current;
   }
 
+  /** Waits `ms` (or until the caller aborts: it throws); false when the bucket was opened meanwhile. */
+  async function waitUnlessOpened(ms: number, signal: AbortSignal | undefined): Promise<boolean> {
+    const current = new AbortController();
+    wake = current;
+    const forward = () => current.abort(signal?.reason);
+    signal?.addEventListener('abort', forward, { once: true });
+    try {
+      await wait(ms, current.signal);
+      return true;
+    } catch (error) {
+      signal?.throwIfAborted();
+      if (opened) return false;
+      throw error;
+    } finally {
+      signal?.removeEventListener('abort', forward);
+      wake = undefined;
+    }
+  }
+
   return {
     take(signal) {
       const turn = queue.then(async () => {
         signal?.throwIfAborted();
+        if (opened) return;
         refill();
         if (tokens < 1) {
-          await wait(((1 - tokens) * 1000) / rate, signal);
+          if (!(await waitUnlessOpened(((1 - tokens) * 1000) / rate, signal))) return;
           refill(true);
         }
         tokens -= 1;
@@ -71,6 +99,10 @@ export function createTokenBucket(ratePerSecond: number, options: TokenBucketOpt
     drain() {
       refill();
       tokens = Math.min(tokens, 0);
+    },
+    open() {
+      opened = true;
+      wake?.abort();
     },
     get rate() {
       return rate;

@@ -80,6 +80,25 @@ describe('learning a rate limit (virtual time, the simulator token bucket)', () 
     expect(acceptedRate(run, 23_000, run.elapsedMs)).toBeGreaterThanOrEqual(0.9 * 50);
   });
 
+  it('follows a limit halved mid-run without dropping its pace: the requests waiting in it are not held back', async () => {
+    // R 20 halved to 10 at 15 s, 50 ms answers. A pace dropped (judged not to follow the 429s)
+    // kept the requests already waiting in it at the old pace: each refused in a wave of its own,
+    // the rate was halved down to 0.5/s, twice for ~30 s: the 45 s of work took 125 s.
+    const run = await runAgainstRateLimit({ rate: 20, latencyMs: 50, requests: 20 * 15 + 10 * 30, rateFrom: { at: 15_000, rate: 10 } });
+    expect(run.elapsedMs).toBeLessThan(1.2 * 45_000);
+    expect(acceptedRate(run, 20_000, run.elapsedMs)).toBeGreaterThanOrEqual(0.9 * 10);
+  });
+
+  it('does not take one 429 at a low pace for 429s that do not follow it', async () => {
+    // R 10 halved to 5 at 15 s (a burst of one request), 20 ms answers. One refusal in the last
+    // second is 22 % at 3.5/s: the pace was dropped every 2-3 s, and each time the requests
+    // waiting went at once (939 refused in all), or trickled out at the old pace (112 refused,
+    // the pace halved down to 0.5/s: 83 s).
+    const run = await runAgainstRateLimit({ rate: 10, latencyMs: 20, requests: 10 * 15 + 5 * 30, rateFrom: { at: 15_000, rate: 5 } });
+    expect(run.refused).toBeLessThanOrEqual(40);
+    expect(run.elapsedMs).toBeLessThan(1.25 * 45_000);
+  });
+
   it('paces retries that come back at the same instant (each waited out its own Retry-After)', async () => {
     const run = await runAgainstRateLimit({ rate: 50, latencyMs: 20, requests: 50 * 10 });
     // The first refusals' retries all come back a second later, with new requests waiting too.

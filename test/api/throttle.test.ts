@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createThrottle, type ThrottleSlot } from '../../src/api/index.js';
 import { createTokenBucket } from '../../src/api/token-bucket.js';
+import { VirtualClock } from '../../bench/virtual-rate-limit.js';
 import { delay, sendJson, serverPerTest, singleDocument, testClient } from './helpers.js';
 
 const serve = serverPerTest();
@@ -246,6 +247,37 @@ describe('requests per second', () => {
     expect(now).toBeLessThanOrEqual((200 / 9.8) * 1000 + 10);
     // And no faster than the pace: the lateness is made up, never more.
     expect(now).toBeGreaterThanOrEqual((199 / 9.8) * 1000);
+  });
+
+  it('lets every queued taker through once opened, the one waiting for its token included', async () => {
+    // Virtual time: the takers queued behind a pace of 1/s would leave one a second.
+    const clock = new VirtualClock();
+    const bucket = createTokenBucket(1, { burstSeconds: 0.05, initialTokens: 0, now: clock.now, sleep: clock.sleep });
+    const left: number[] = [];
+    const takers = Array.from({ length: 10 }, () => bucket.take().then(() => left.push(clock.now())));
+    void clock.sleep(1_500).then(() => bucket.open());
+    await clock.run(() => left.length === 10);
+    await Promise.all(takers);
+    // One token at 1 s, then all the rest at 1.5 s (not one a second until 10 s).
+    expect(left).toEqual([1_000, ...Array.from({ length: 9 }, () => 1_500)]);
+    await bucket.take();
+    expect(clock.now()).toBe(1_500);
+  });
+
+  it('a taker waiting for its token that is aborted fails with the reason, and the next one is served', async () => {
+    const clock = new VirtualClock();
+    const bucket = createTokenBucket(1, { burstSeconds: 0.05, initialTokens: 0, now: clock.now, sleep: clock.sleep });
+    const controller = new AbortController();
+    const aborted = bucket.take(controller.signal);
+    const next = bucket.take();
+    void clock.sleep(300).then(() => controller.abort(new Error('stopped')));
+    let served = false;
+    void next.then(() => {
+      served = true;
+    });
+    await expect(Promise.all([aborted.catch((error: Error) => error.message), clock.run(() => served)])).resolves.toEqual(['stopped', undefined]);
+    // The aborted taker took no token: the next one left at the first token, at 1 s.
+    expect(clock.now()).toBe(1_000);
   });
 
   it('applies to the client', async () => {
