@@ -47,6 +47,8 @@ export interface RateLimitPoint {
 const MAX_DAYS = 365;
 /** The virtual replay is repeated over a run this many times longer. */
 const LONGER = 10;
+/** Requests of the random-429 replay: 10.6 s with none refused (200 ms, 64 in flight). */
+const RANDOM_REQUESTS = 3_000;
 
 export async function measureRateLimitPoint(rate: number, latencyMs: number, options: RateLimitGoodputOptions): Promise<RateLimitPoint> {
   const dir = mkdtempSync(join(tmpdir(), 'venue-etl-bench-b10-'));
@@ -91,6 +93,27 @@ function sizedRange(config: ApiReadyConfig, requests: number): { from: string; t
     const from = addDays(to, 1 - days);
     if (days >= MAX_DAYS || planBackfillRun(config, { from, to }).requests >= requests) return { from, to };
   }
+}
+
+/**
+ * 429s drawn at random, no limit in reach: each is taken for a limit (under 15 %), and the pace
+ * they set is what the run costs. The same draw every run.
+ */
+async function randomRefusalPoints(): Promise<string> {
+  const run = (randomRefusals?: number) =>
+    runAgainstRateLimit({
+      rate: 1_000_000,
+      latencyMs: 200,
+      requests: RANDOM_REQUESTS,
+      concurrency: 64,
+      ...(randomRefusals === undefined ? {} : { randomRefusals }),
+    });
+  const points: string[] = [];
+  for (const share of [undefined, 0.01, 0.02, 0.05, 0.1]) {
+    const result = await run(share);
+    points.push(`${((share ?? 0) * 100).toFixed(0)} %: ${fmt.seconds(result.elapsedMs)}`);
+  }
+  return points.join(', ');
 }
 
 /**
@@ -141,6 +164,7 @@ export async function rateLimitGoodputFigure(options: RateLimitGoodputOptions): 
         'The next run backfills the same number of earlier days into the same warehouse and starts from the limit the first one recorded (README, "Rate limits").',
       `The throttle alone in virtual time against the same bucket (bench/virtual-rate-limit.ts, R x ${options.seconds} requests, no machine): ${virtual.join('; ')}.`,
       `The same over R x ${LONGER * options.seconds} requests: ${longer.join('; ')}.`,
+      `No limit in reach but 429s at a share whatever the rate (virtual time, ${fmt.count(RANDOM_REQUESTS)} requests, 200 ms, 64 in flight; README, "Rate limits"): ${await randomRefusalPoints()}.`,
     ],
   };
 }

@@ -69,6 +69,8 @@ export interface RateLimitedRunOptions {
   readonly rateFrom?: { readonly at: number; readonly rate: number };
   /** A limit an earlier run found: the client starts from it (`Throttle.remember`). */
   readonly rememberedLimit?: number;
+  /** 429s at this share whatever the rate, on top of the bucket (the same draw every run). */
+  readonly randomRefusals?: number;
 }
 
 /**
@@ -96,6 +98,7 @@ export async function runAgainstRateLimit(options: RateLimitedRunOptions): Promi
   let next = 0;
   let finished = 0;
   const callers = options.callers ?? 256;
+  const draw = seededRandom(15);
 
   async function request(): Promise<void> {
     for (;;) {
@@ -106,7 +109,7 @@ export async function runAgainstRateLimit(options: RateLimitedRunOptions): Promi
           limiter = createRateLimiter({ ratePerSecond: options.rateFrom.rate, burst: Math.max(1, Math.ceil(options.rateFrom.rate / 5)) });
         }
         arrivals.push(at);
-        const waitMs = limiter.take('token', at);
+        const waitMs = options.randomRefusals !== undefined && draw() < options.randomRefusals ? 1_000 : limiter.take('token', at);
         await clock.sleep(options.latencyMs);
         if (waitMs === 0) {
           accepted += 1;
@@ -135,4 +138,13 @@ export async function runAgainstRateLimit(options: RateLimitedRunOptions): Promi
   await clock.run(() => finished >= options.requests);
   await callersDone;
   return { accepted, refused, elapsedMs: clock.now(), arrivals, refusals, decreases, throttle };
+}
+
+/** A fixed sequence of numbers in [0, 1) (a linear congruential generator): runs repeat exactly. */
+function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (Math.imul(state, 1_664_525) + 1_013_904_223) >>> 0;
+    return state / 2 ** 32;
+  };
 }
