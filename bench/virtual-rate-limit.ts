@@ -1,6 +1,7 @@
 import { setImmediate as macrotask } from 'node:timers/promises';
 import { createThrottle, type Throttle } from '../src/api/throttle.js';
 import { createRateLimiter } from '../src/simulator/http/rate-limit.js';
+import { seededRandom } from './seeded-random.js';
 
 /**
  * Virtual time: `sleep` registers a timer, `run` fires them in order after every pending promise
@@ -69,8 +70,10 @@ export interface RateLimitedRunOptions {
   readonly rateFrom?: { readonly at: number; readonly rate: number };
   /** A limit an earlier run found: the client starts from it (`Throttle.remember`). */
   readonly rememberedLimit?: number;
-  /** 429s at this share whatever the rate, on top of the bucket (the same draw every run). */
+  /** 429s at this share whatever the rate, on top of the bucket. */
   readonly randomRefusals?: number;
+  /** Seed of their draw (default 15): the same seed, the same run. */
+  readonly randomSeed?: number;
 }
 
 /**
@@ -98,7 +101,7 @@ export async function runAgainstRateLimit(options: RateLimitedRunOptions): Promi
   let next = 0;
   let finished = 0;
   const callers = options.callers ?? 256;
-  const draw = seededRandom(15);
+  const draw = seededRandom(options.randomSeed ?? 15);
 
   async function request(): Promise<void> {
     for (;;) {
@@ -138,13 +141,4 @@ export async function runAgainstRateLimit(options: RateLimitedRunOptions): Promi
   await clock.run(() => finished >= options.requests);
   await callersDone;
   return { accepted, refused, elapsedMs: clock.now(), arrivals, refusals, decreases, throttle };
-}
-
-/** A fixed sequence of numbers in [0, 1) (a linear congruential generator): runs repeat exactly. */
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (Math.imul(state, 1_664_525) + 1_013_904_223) >>> 0;
-    return state / 2 ** 32;
-  };
 }

@@ -259,17 +259,7 @@ export function summaryNumber(stdout: string, pattern: RegExp): number {
   return Number(match[1].replace(/,/g, ''));
 }
 
-/** Deterministic pseudo-random numbers in [0, 1) (mulberry32): seeded kill moments. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
+export { seededRandom } from '../../bench/seeded-random.js';
 
 // What the tests read back: the warehouse, and how two sets of facts differ.
 export * from './warehouse-reads.js';
