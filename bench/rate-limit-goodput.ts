@@ -103,7 +103,7 @@ function sizedRange(config: ApiReadyConfig, requests: number): { from: string; t
  */
 async function randomRefusalPoints(): Promise<string> {
   const points: string[] = [];
-  for (const share of [0, 0.01, 0.02, 0.05, 0.1]) {
+  for (const share of [0, 0.01, 0.02, 0.05, 0.1, 0.3]) {
     const seconds: number[] = [];
     for (const randomSeed of RANDOM_SEEDS) {
       const run = await runAgainstRateLimit({ rate: 1_000_000, latencyMs: 200, requests: RANDOM_REQUESTS, concurrency: 64, randomRefusals: share, randomSeed });

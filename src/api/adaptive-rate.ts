@@ -32,8 +32,10 @@ import { RateMeter } from './rate-meter.js';
  *   waits.
  * - **429s that do not follow the pace** (an API refusing a share of requests whatever the rate):
  *   two seconds after a decrease, if 15 % or more of the requests of the last second (two at
- *   least) are still refused, the decrease is undone, the requests waiting for the pace go at
- *   once, and 429s at that share no longer lower the rate.
+ *   least) are still refused, or (at a pace too slow for a second to tell) of the requests sent
+ *   from a second after the decrease on (ten answers, three refused at least), the decrease is
+ *   undone, the requests waiting for the pace go at once, and 429s at that share no longer lower
+ *   the rate.
  * - The refused request itself waits out its Retry-After (retry-policy.ts) and comes back through
  *   the throttle: retries coming back together are paced like any other request.
  * - **Remembered** (`remember`): the limit an earlier run found. The client starts paced just
@@ -146,6 +148,13 @@ const TRIAL_MS = 2_000;
 const STILL_REFUSED = 0.15;
 /** And this many of them at least (at a low rate one request is a large share). */
 const STILL_REFUSED_COUNT = 2;
+/**
+ * At a slow pace: the answers a trial waits for (unless it is `TRIAL_MAX_MS` old), and the
+ * refusals among them, at `STILL_REFUSED` or more, that say the pace did not stop the 429s.
+ */
+const TRIAL_MIN_ANSWERS = 10;
+const TRIAL_REFUSED_COUNT = 3;
+const TRIAL_MAX_MS = 30_000;
 /** 429s over the background share plus this lower the rate again. */
 const BACKGROUND_MARGIN = 0.05;
 /** Released when the rate is this many times what is accepted and nothing waits. */
@@ -180,8 +189,11 @@ export function createAdaptiveRate(options: AdaptiveRateOptions): AdaptiveRate {
   let limitFound: number | undefined;
   /** A 429 was seen: what this run learned wins over what is remembered. */
   let refusedOnce = false;
-  /** The first decrease not judged yet. */
-  let trial: { readonly at: number } | undefined;
+  /**
+   * The first decrease not judged yet, and the answers to the requests sent in its second half
+   * or later (the first second after a decrease still meets an API's bucket emptied before it).
+   */
+  let trial: { readonly at: number; accepted: number; refused: number } | undefined;
   /** Share of 429s found not to follow the pace. */
   let background = 0;
   // Bumped on every decrease; an attempt sent before it says nothing new when it is refused.
@@ -268,15 +280,31 @@ export function createAdaptiveRate(options: AdaptiveRateOptions): AdaptiveRate {
     // Two of them at least: paced at 3.5/s one is 22 %. A limit halved to 5/s mid-run was judged
     // not to follow the pace every 2-3 s, and each time the requests waiting went at once (939
     // of 1,239 requests refused, virtual time).
-    if (refusedShare(1_000) >= STILL_REFUSED && refused.countOver(1_000) >= STILL_REFUSED_COUNT) {
+    const lastSecond = refused.countOver(1_000) >= STILL_REFUSED_COUNT && refusedShare(1_000) >= STILL_REFUSED;
+    // At a pace too slow for a second to tell (0.5-2.5/s), the answers to the requests sent since
+    // the trial's second half: 30 % random 429s held at such a pace were never judged, and 3,000
+    // requests took up to 310 s instead of 23 s. Counted over the whole trial instead, the limit
+    // halved to 5/s was judged on the refusals of its own descent (169 refused instead of 19).
+    const answers = trial.accepted + trial.refused;
+    if (!lastSecond && answers < TRIAL_MIN_ANSWERS && at - trial.at < TRIAL_MAX_MS) return;
+    const share = answers === 0 ? 0 : trial.refused / answers;
+    const sinceTrial = answers >= TRIAL_MIN_ANSWERS && share >= STILL_REFUSED && trial.refused >= TRIAL_REFUSED_COUNT;
+    if (lastSecond || sinceTrial) {
       rate = undefined;
       level = undefined;
       limitFound = undefined;
       episode = undefined;
-      background = Math.max(background, refusedShare());
+      background = Math.max(background, lastSecond ? refusedShare() : share);
       epoch += 1;
     }
     trial = undefined;
+  }
+
+  /** Counts an answer for the trial when its request was sent in the trial's second half or later. */
+  function countForTrial(attempt: SentAttempt, wasRefused: boolean): void {
+    if (trial === undefined || attempt.at < trial.at + TRIAL_MS / 2) return;
+    if (wasRefused) trial.refused += 1;
+    else trial.accepted += 1;
   }
 
   /** Growth per second while requests wait: quick back under the rate refused, none while holding, then a probe that speeds up. */
@@ -315,6 +343,7 @@ export function createAdaptiveRate(options: AdaptiveRateOptions): AdaptiveRate {
       accepted.add();
       if (inEpisode(attempt)) episode!.accepted += 1;
       if (anchor !== undefined && attempt.at > anchor.at) anchor.accepted += 1;
+      countForTrial(attempt, false);
       const at = now();
       judgeTrial(at);
       const sample = at - attempt.at;
@@ -342,6 +371,7 @@ export function createAdaptiveRate(options: AdaptiveRateOptions): AdaptiveRate {
       refusedOnce = true;
       inEpisode(attempt);
       const sample = anchorRate(attempt.at);
+      countForTrial(attempt, true);
       const at = now();
       judgeTrial(at);
       if (attempt.epoch !== epoch) return;
@@ -355,8 +385,11 @@ export function createAdaptiveRate(options: AdaptiveRateOptions): AdaptiveRate {
       latencyMs ??= Math.max(1, at - attempt.at);
       const current = sendingRate() ?? Math.floor(limit);
       // During the ramp, what the API accepted of the last round trip: over two seconds the ramp's
-      // slow start reads as the limit (80/s at R 200 and 200 ms).
-      const measured = rate === undefined ? accepted.perSecondOver(Math.max(RAMP_WINDOW_MS, latencyMs)) : accepted.perSecond();
+      // slow start reads as the limit (80/s at R 200 and 200 ms). Nothing accepted over it is no
+      // reading: an API refusing 30 % at random refused a run's first answers, and a limit of 0 set
+      // the pace to 0.5/s.
+      const acceptedRate = rate === undefined ? accepted.perSecondOver(Math.max(RAMP_WINDOW_MS, latencyMs)) : accepted.perSecond();
+      const measured = acceptedRate === 0 ? undefined : acceptedRate;
       const recent = at - decreasedAt < EPISODE_MS;
       const continuing = episode !== undefined && recent;
       if (!continuing) episode = { startedAt: attempt.at, accepted: 0, lastSentAt: attempt.at };
@@ -374,7 +407,7 @@ export function createAdaptiveRate(options: AdaptiveRateOptions): AdaptiveRate {
       let next = Math.min(current, Math.max(MIN_RATE, DECREASE * (found ?? measured ?? current / 2)));
       // Judged against a whole window: at the start of a run the burst a rate limit lets through
       // at once fills a short one (40 requests in 0.1 s at R 200 read as 3 R).
-      if (measured !== undefined && accepted.spansWindow()) trial ??= { at };
+      if (measured !== undefined && accepted.spansWindow()) trial ??= { at, accepted: 0, refused: 0 };
       if (found !== undefined) {
         holdMs = level !== undefined && Math.abs(found / level - 1) <= SAME_LEVEL ? Math.min(MAX_HOLD_MS, holdMs * 2) : HOLD_MS;
         level = found;

@@ -99,6 +99,17 @@ describe('learning a rate limit (virtual time, the simulator token bucket)', () 
     expect(run.elapsedMs).toBeLessThan(1.25 * 45_000);
   });
 
+  it('does not hold 30 % random 429s at a pace of a few requests a second, where a second holds too few answers to judge', async () => {
+    // No limit in reach, 3 of 10 requests refused at random, 200 ms answers, 64 in flight: 10.6 s
+    // with none refused. Judged over the last second alone (two refusals at least), a pace of
+    // 0.5-2.5/s was never judged: 194-310 s for three of these five draws.
+    for (const randomSeed of [1, 2, 3, 4, 5]) {
+      const run = await runAgainstRateLimit({ rate: 1_000_000, latencyMs: 200, requests: 3_000, concurrency: 64, randomRefusals: 0.3, randomSeed });
+      expect(run.accepted).toBe(3_000);
+      expect(run.elapsedMs, `draw ${randomSeed}`).toBeLessThan(90_000);
+    }
+  });
+
   it('paces retries that come back at the same instant (each waited out its own Retry-After)', async () => {
     const run = await runAgainstRateLimit({ rate: 50, latencyMs: 20, requests: 50 * 10 });
     // The first refusals' retries all come back a second later, with new requests waiting too.

@@ -145,6 +145,26 @@ describe('adaptive limit', () => {
     expect(throttle.learnedRate).toBeUndefined();
     expect(throttle.concurrency).toBe(8);
   });
+
+  it('a ramp refused with nothing accepted over its last round trip reads no limit of 0/s', async () => {
+    const clock = fakeClock();
+    const throttle = createThrottle({ concurrency: 64, now: clock.now, sleep: clock.sleep });
+    // One answer accepted in 200 ms; 300 ms later three requests at once (two in flight, one
+    // waiting), all refused: nothing was accepted over the last round trip.
+    await throttle.run(async (slot) => {
+      clock.advance(200);
+      slot.succeeded();
+    });
+    clock.advance(300);
+    const refuse = (slot: ThrottleSlot) => {
+      clock.advance(200);
+      slot.throttled();
+      return Promise.resolve();
+    };
+    await Promise.all([throttle.run(refuse), throttle.run(refuse), throttle.run(refuse)]);
+    // Half the ramp's rate (2 in flight per 200 ms), not the floor of 0.5/s a reading of 0 set.
+    expect(throttle.learnedRate).toBeGreaterThan(1);
+  });
 });
 
 describe('a remembered rate limit', () => {
