@@ -40,7 +40,7 @@ import { RateMeter } from './rate-meter.js';
  *   the throttle: retries coming back together are paced like any other request.
  * - **Remembered** (`remember`): the limit an earlier run found. The client starts paced just
  *   under it, as if it had just found it (hold, then probe), instead of ramping into the limit:
- *   learning it cost 7-13 refusals at R 10 in virtual time, 2-4 % of a 30-s run; starting from it
+ *   learning it cost 7-11 refusals at R 10 in virtual time, 2-4 % of a 30-s run; starting from it
  *   costs the probes alone (2).
  */
 export interface AdaptiveRate {
@@ -84,7 +84,11 @@ export interface AdaptiveRateOptions {
   readonly onThrottled?: (rate: number) => void;
 }
 
-/** Two in flight at first: one round trip tells the latency before more are sent together. */
+/**
+ * Two in flight at first: one round trip tells the latency before more are sent together. The
+ * answers to that first round trip do not grow the ramp: at R 10 (a burst of 2) and 20 ms, the
+ * 3 sent when they came were all refused, 2 now; R 10 at 100 ms, 10 refusals in a 30-s run, 7 now.
+ */
 const INITIAL_CONCURRENCY = 2;
 /**
  * Per success while requests wait: ×1.5 per round trip while few are in flight, where one more is
@@ -169,6 +173,8 @@ export function createAdaptiveRate(options: AdaptiveRateOptions): AdaptiveRate {
   const refused = new RateMeter(now);
   let limit = Math.min(ceiling, INITIAL_CONCURRENCY);
   let latencyMs: number | undefined;
+  /** When the first answer came: requests sent before it are the first round trip. */
+  let firstAnsweredAt: number | undefined;
   let rate: number | undefined;
   let quickUntil = 0;
   let grownAt = 0;
@@ -345,6 +351,7 @@ export function createAdaptiveRate(options: AdaptiveRateOptions): AdaptiveRate {
       if (anchor !== undefined && attempt.at > anchor.at) anchor.accepted += 1;
       countForTrial(attempt, false);
       const at = now();
+      firstAnsweredAt ??= at;
       judgeTrial(at);
       const sample = at - attempt.at;
       latencyMs = latencyMs === undefined ? sample : latencyMs + LATENCY_WEIGHT * (sample - latencyMs);
@@ -353,7 +360,7 @@ export function createAdaptiveRate(options: AdaptiveRateOptions): AdaptiveRate {
       waiting ||= attempt.waited;
       grownAt = Math.max(grownAt, at);
       if (rate === undefined) {
-        if (waiting) limit = Math.min(ceiling, limit + (limit < RAMP_FAST_FROM ? RAMP_STEP : RAMP_FAST_STEP));
+        if (waiting && attempt.at >= firstAnsweredAt!) limit = Math.min(ceiling, limit + (limit < RAMP_FAST_FROM ? RAMP_STEP : RAMP_FAST_STEP));
         return;
       }
       if (!waiting) {
@@ -373,6 +380,7 @@ export function createAdaptiveRate(options: AdaptiveRateOptions): AdaptiveRate {
       const sample = anchorRate(attempt.at);
       countForTrial(attempt, true);
       const at = now();
+      firstAnsweredAt ??= at;
       judgeTrial(at);
       if (attempt.epoch !== epoch) return;
       // Sent without waiting: the client sent at the pace of its own work, which a limit under

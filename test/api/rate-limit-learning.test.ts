@@ -20,6 +20,15 @@ describe('learning a rate limit (virtual time, the simulator token bucket)', () 
     expect(run.accepted / (run.elapsedMs / 1000)).toBeGreaterThanOrEqual(0.95 * 10);
   });
 
+  it('sends no more in the second round trip than in the first, which tells the latency', async () => {
+    // R 10 with a burst of 2 and 20 ms answers: the two first requests take the burst, and the
+    // API has refilled a fifth of a token when they are answered. Grown on those answers, the
+    // ramp sent 3 at once there, all refused.
+    const run = await runAgainstRateLimit({ rate: 10, latencyMs: 20, requests: 300 });
+    expect(run.arrivals.filter((at) => at === 20)).toHaveLength(2);
+    expect(run.refusals.filter((at) => at === 20)).toHaveLength(2);
+  });
+
   it('holds under a limit it found again at the same level, probing less and less often', async () => {
     const run = await runAgainstRateLimit({ rate: 50, latencyMs: 20, requests: 50 * 120 });
     // After the first seconds: a probe now and then, its hold doubling (at +2 %/s past the
@@ -127,7 +136,7 @@ describe('learning a rate limit (virtual time, the simulator token bucket)', () 
 
 describe('starting from the limit an earlier run found (virtual time)', () => {
   it('pays no learning: the probes alone are refused', async () => {
-    // R 10 and 20 ms: learning the limit cost 11 refusals of 311 (3.5 %), the next run 2.
+    // R 10 and 20 ms: learning the limit cost 10 refusals of 310 (3.2 %), the next run 2.
     const first = await runAgainstRateLimit({ rate: 10, latencyMs: 20, requests: 10 * 30 });
     const found = first.throttle.limitFound;
     expect(found).toBeGreaterThan(9);
