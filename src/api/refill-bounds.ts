@@ -5,7 +5,8 @@
  * than it gave out: R < accepted[i, j) / (t_j - t_i); and between a refused request j and a later
  * accepted one i it refilled more than it gave out: R > accepted(j, i) / (t_i - t_j).
  *
- * The lower bound holds for any bucket. The upper one assumes the bucket did not fill to its brim
+ * The lower bound holds for any bucket, as long as requests reach it in the order they were sent
+ * (the acceptances sent within `REORDER_MS` after the refusal are not counted). The upper one assumes the bucket did not fill to its brim
  * in between (tokens refilled past the brim are lost, and the bucket refuses sooner than its rate
  * says): it can read the rate too low, never too high, and is dropped when a lower bound passes it.
  * Send times are the client's: `JITTER_MS` widens every span both ways.
@@ -63,7 +64,8 @@ export class RefillBounds {
     for (let r = this.refusedAt.length - 1, seen = 0; r >= 0 && seen < LOWER_PAIRS; r--, seen++) {
       const refusedAt = this.refusedAt[r]!;
       if (refusedAt >= at) continue;
-      const between = countIn(this.acceptedAt, refusedAt, at);
+      // Requests sent just after the refusal may have reached the API before it: not counted.
+      const between = countIn(this.acceptedAt, refusedAt + REORDER_MS, at);
       const rate = (between * 1000) / (at - refusedAt + JITTER_MS);
       if (rate > this.lowerBound) this.lowerBound = rate;
     }
@@ -93,6 +95,13 @@ const JITTER_MS = 10;
 const MAX_EVENTS = 1_024;
 /** Refusals a new acceptance is paired with. */
 const LOWER_PAIRS = 16;
+/**
+ * Requests sent this close together may reach the API in any order (a ramp's round trip, the
+ * retries of a wave, a busy event loop): a lower bound does not count the acceptances sent this
+ * soon after its refusal. Counted, 19 accepted 2 ms after a refusal read 1,600/s, and a lower
+ * bound of 162/s at R 50 and 200 ms (real process) had 391 of 1,912 requests refused.
+ */
+const REORDER_MS = 200;
 
 /** Answers come back in about the order their requests were sent: the place is found from the end. */
 function insertSorted(list: number[], at: number): void {
