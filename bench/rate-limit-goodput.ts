@@ -98,7 +98,7 @@ function sizedRange(config: ApiReadyConfig, requests: number): { from: string; t
 
 /**
  * 429s drawn at random, no limit in reach: each is taken for a limit (under 15 %), and the pace
- * they set is what the run costs. It depends much on the draw (at 2 %, 19 s to 201 s over these
+ * they set is what the run costs. It depends much on the draw (at 10 %, 42 s to 189 s over these
  * five), so five seeds per share, the same every run.
  */
 async function randomRefusalPoints(): Promise<string> {

@@ -45,7 +45,7 @@ import { RefillBounds } from './refill-bounds.js';
  *   the throttle: retries coming back together are paced like any other request.
  * - **Remembered** (`remember`): the limit an earlier run found. The client starts paced just
  *   under it, as if it had just found it (hold, then probe), instead of ramping into the limit:
- *   learning it cost 7-11 refusals at R 10 in virtual time, 2-4 % of a 30-s run; starting from it
+ *   learning it cost 6-7 refusals at R 10 in virtual time, 2-2.3 % of a 30-s run; starting from it
  *   costs the probes alone (2).
  */
 export interface AdaptiveRate {
