@@ -328,11 +328,10 @@ export function createAdaptiveRate(options: AdaptiveRateOptions): AdaptiveRate {
       // The share those 429s come at, read low: a share of a few answers is a wide guess (4 of 12
       // at 6/s, with 3 % refused at random, set 33 %, and a limit then overshot by 37 % was
       // ignored: 3,155 refused in 26 s, virtual time).
+      const refusedLately = refused.countOver(TRIAL_MS);
       background = Math.max(
         background,
-        lastSecond
-          ? shareAtLeast(refused.countOver(TRIAL_MS), refused.countOver(TRIAL_MS) + accepted.countOver(TRIAL_MS))
-          : shareAtLeast(trial.refused, answers),
+        lastSecond ? shareAtLeast(refusedLately, refusedLately + accepted.countOver(TRIAL_MS)) : shareAtLeast(trial.refused, answers),
       );
       epoch += 1;
     }
@@ -363,7 +362,7 @@ export function createAdaptiveRate(options: AdaptiveRateOptions): AdaptiveRate {
    * read a lower bound far too high (162/s at R 50 and 200 ms), and every 429 under it was taken
    * for a burst: 391 of 1,912 requests refused.
    */
-  function withinBounds(reading: number | undefined): number | undefined {
+  function underUpperBound(reading: number | undefined): number | undefined {
     if (reading === undefined || !bounds.recording) return reading;
     return Math.min(reading, bounds.upper);
   }
@@ -470,7 +469,7 @@ export function createAdaptiveRate(options: AdaptiveRateOptions): AdaptiveRate {
       // Refused while holding under the level (not probing above it): the level is over the limit.
       const holding = probed && current <= DECREASE * level! * (1 + 1e-9);
       const found =
-        withinBounds(episodeRate()) ?? (holding ? heldLevel(current, measured, sample) : probed ? probedLevel(level!, measured, sample) : learnedLevel());
+        underUpperBound(episodeRate()) ?? (holding ? heldLevel(current, measured, sample) : probed ? probedLevel(level!, measured, sample) : learnedLevel());
       // Refused under the limit found (an earlier burst emptied the API's bucket): not the pace.
       if (found !== undefined && DECREASE * found >= current) return;
       // Refused in the waves after a decrease to under the level known: the rate before the
