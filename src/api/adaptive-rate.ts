@@ -21,8 +21,8 @@ import { RefillBounds } from './refill-bounds.js';
  *   just under the rate refused. Until a level is found the client also bounds the refill from
  *   which requests the API accepted and refused (refill-bounds.ts): the rate, its quick regrowth
  *   and an episode's reading stay under the upper bound, and bounds within 10 % of each other
- *   give the limit as soon as they are (on an acceptance too). At R 10 (virtual time, 30-s runs) this took the first run from 10-11 refusals
- *   to 7 at 20-50 ms.
+ *   give the limit as soon as they are (on an acceptance too). At R 10 (virtual time, 30-s runs)
+ *   this took the first run from 10-11 refusals to 7 at 20-50 ms.
  * - **Hold and probe**: once the limit is known the rate holds under it (4 s), then probes above
  *   it, slowly at first (+2 % a second, doubling every second), to find a raised limit. A
  *   refused probe reads the level again from what the API accepted since the last refusal (a

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createAdaptiveRate, type AdaptiveRate } from '../../src/api/adaptive-rate.js';
+import { createAdaptiveRate } from '../../src/api/adaptive-rate.js';
 
 /** An API that answers every request 20 ms after it was sent, on a clock the test moves. */
 function driven() {
@@ -7,16 +7,13 @@ function driven() {
   const rate = createAdaptiveRate({ ceiling: 64, now: () => t });
   return {
     rate,
-    at(ms: number) {
-      t = ms;
-    },
     /** Sends at `sentAt` (waiting behind the limit or the pace), answered 20 ms later. */
-    answer(target: AdaptiveRate, sentAt: number, accepted: boolean) {
+    answer(sentAt: number, accepted: boolean) {
       t = sentAt;
-      const attempt = target.sent(true);
+      const attempt = rate.sent(true);
       t = sentAt + 20;
-      if (accepted) target.succeeded(attempt, true);
-      else target.throttled(attempt);
+      if (accepted) rate.succeeded(attempt, true);
+      else rate.throttled(attempt);
     },
   };
 }
@@ -28,16 +25,16 @@ describe('adaptive rate: the limit told by the refill bounds', () => {
     // request every 100 ms, and a refusal at 900 ms bounds the refill under 10.13/s. The
     // acceptances that follow raise the lower bound: within 10 % of the upper one by ~5 s.
     const { rate, answer } = driven();
-    answer(rate, 0, true);
-    answer(rate, 0, true);
-    answer(rate, 20, false);
-    answer(rate, 40, false);
-    for (let sentAt = 100; sentAt <= 800; sentAt += 100) answer(rate, sentAt, true);
-    answer(rate, 900, false);
+    answer(0, true);
+    answer(0, true);
+    answer(20, false);
+    answer(40, false);
+    for (let sentAt = 100; sentAt <= 800; sentAt += 100) answer(sentAt, true);
+    answer(900, false);
     expect(rate.limitFound).toBeUndefined();
     let foundAt: number | undefined;
     for (let sentAt = 1_000; sentAt <= 8_000; sentAt += 100) {
-      answer(rate, sentAt, true);
+      answer(sentAt, true);
       if (foundAt === undefined && rate.limitFound !== undefined) foundAt = sentAt;
     }
     // Told by the bounds (10.13/s over 10/s, never under it), and the pace just under it.
