@@ -113,6 +113,19 @@ describe('learning a rate limit (virtual time, the simulator token bucket)', () 
     expect(acceptedRate(run, 20_000, run.elapsedMs)).toBeGreaterThanOrEqual(0.9 * 10);
   });
 
+  it('does not take the descent to a limit lowered soon after a probe for 429s that do not follow the pace', async () => {
+    // The pace had held under the level with none refused, then a probe was refused, and the limit
+    // was halved within the two seconds its decrease is judged over: the refusals of the descent
+    // reached 15 % of the last second, the pace was dropped and the requests waiting went at once
+    // (R 10 to 5 at 20 ms: 86 and 82 refused, halved at 18 s and 19 s; R 100 to 50 at 13 s: 147).
+    for (const at of [18_000, 19_000]) {
+      const run = await runAgainstRateLimit({ rate: 10, latencyMs: 20, requests: 300, rateFrom: { at, rate: 5 } });
+      expect(run.refused, `halved at ${at} ms`).toBeLessThanOrEqual(30);
+    }
+    const fast = await runAgainstRateLimit({ rate: 100, latencyMs: 20, requests: 3_000, rateFrom: { at: 13_000, rate: 50 } });
+    expect(fast.refused).toBeLessThanOrEqual(100);
+  });
+
   it('does not take one 429 at a low pace for 429s that do not follow it', async () => {
     // R 10 halved to 5 at 15 s (a burst of one request), 20 ms answers. One refusal in the last
     // second is 22 % at 3.5/s: the pace was dropped every 2-3 s, and each time the requests
