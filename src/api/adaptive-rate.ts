@@ -16,18 +16,22 @@ import { RefillBounds } from './refill-bounds.js';
  * - **The limit**: after the first 429 of an episode the API's bucket is empty; when it refuses
  *   again, what it accepted of the requests sent in between is its refill rate, the limit
  *   without its burst. The rate goes to 99 % of that. Before an episode has enough answers, the
- *   first 429 sets 99 % of what was accepted lately (over the last round trip during the ramp)
- *   and a 429 in the next wave at most halves the rate; either regrows quickly (×2 a second) to
- *   just under the rate refused. Until a level is found the client also bounds the refill from
- *   which requests the API accepted and refused (refill-bounds.ts): the rate, its quick regrowth
- *   and an episode's reading stay under the upper bound, and bounds within 10 % of each other
- *   give the limit as soon as they are (on an acceptance too). At R 10 (virtual time, 30-s runs)
- *   this took the first run from 10-11 refusals to 7 at 20-50 ms.
+ *   first 429 sets 99 % of what was accepted lately (over the last round trip during the ramp;
+ *   refused within that window of the run's first request, what was accepted since over that time
+ *   plus the shortest burst assumed, `MIN_BURST_MS`) and a 429 in the next wave at most halves the
+ *   rate; either regrows quickly (×2 a second) to just under the rate refused. Until a level is
+ *   found the client also bounds the refill from which requests the API accepted and refused
+ *   (refill-bounds.ts): the rate, its quick regrowth and an episode's reading stay under the upper
+ *   bound, and bounds within 10 % of each other give the limit as soon as they are (on an
+ *   acceptance too). At R 10 (virtual time, 30-s runs) this took the first run from 10-11
+ *   refusals to 7 at 20-50 ms; with the burst counted in the first reading, to 5.
  * - **Hold and probe**: once the limit is known the rate holds under it (4 s), then probes above
  *   it, slowly at first (+2 % a second, doubling every second), to find a raised limit. A
  *   refused probe reads the level again from what the API accepted since the last refusal (a
  *   lower bound while the rate held under the limit: it raises a level found a little low; a
- *   reading under the rate held is the limit itself, as the API's bucket never filled).
+ *   reading under the rate held is the limit itself, as the API's bucket never filled). The first
+ *   probe after a level read while learning also raises it to what the API accepted over the
+ *   last two seconds (a few answers read the level within a token of the limit).
  *   Refused again at the same level, the hold doubles (up to 64 s); a level that moved resets it.
  *   A 429 under the limit found within two seconds of a decrease (a burst emptied the API's
  *   bucket) does not lower the rate, nor does one in the waves after a decrease to under the level
@@ -46,8 +50,8 @@ import { RefillBounds } from './refill-bounds.js';
  *   the throttle: retries coming back together are paced like any other request.
  * - **Remembered** (`remember`): the limit an earlier run found. The client starts paced just
  *   under it, as if it had just found it (hold, then probe), instead of ramping into the limit:
- *   learning it cost 6-7 refusals at R 10 in virtual time, 2-2.3 % of a 30-s run; starting from it
- *   costs the probes alone (2).
+ *   learning it cost 5-6 refusals at R 10 in virtual time, 1.6-2.0 % of a 30-s run; starting from
+ *   it costs the probes alone (2).
  */
 export interface AdaptiveRate {
   /** The concurrency limit now (an integer from 1 to the ceiling). */
@@ -110,6 +114,16 @@ const RAMP_FAST_FROM = 8;
 const LATENCY_WEIGHT = 0.1;
 /** At least four of the meter's slots: one, partly filled, read a tenth of the rate. */
 const RAMP_WINDOW_MS = 200;
+/**
+ * The shortest burst the client assumes of an API's bucket, in milliseconds of its rate (the
+ * simulator's default; a longer one changes nothing below, a shorter one costs a quick regrowth).
+ * Refused within the run's first reading window, the bucket held its burst at the start and was
+ * empty at the refusal: it accepted its burst plus R x the time since, so R is at most what it
+ * accepted over that time plus this. Read as what was accepted over the time alone, the burst spent
+ * by the first round trip read 40/s at R 10 and 20 ms, and halving down to the limit was refused
+ * twice more (virtual time, 30-s runs: 7 refusals at R 10 and 20-50 ms, 5 so).
+ */
+const MIN_BURST_MS = 200;
 /** A decrease sets the rate just under the limit's estimate, so a right estimate is refused nothing. */
 const DECREASE = 0.99;
 /**
@@ -210,6 +224,9 @@ export function createAdaptiveRate(options: AdaptiveRateOptions): AdaptiveRate {
   let latencyMs: number | undefined;
   /** When the first answer came: requests sent before it are the first round trip. */
   let firstAnsweredAt: number | undefined;
+  /** When the first request was sent, and how many the API has accepted in all. */
+  let firstSentAt: number | undefined;
+  let acceptedCount = 0;
   let rate: number | undefined;
   let quickUntil = 0;
   let grownAt = 0;
@@ -224,6 +241,8 @@ export function createAdaptiveRate(options: AdaptiveRateOptions): AdaptiveRate {
   let anchor: { at: number; accepted: number } | undefined;
   /** The limit found (requests/s), and how long the rate holds under it before probing. */
   let level: number | undefined;
+  /** The level was read while learning the limit, from a few answers: its first probe may raise it. */
+  let provisional = false;
   let holdMs = HOLD_MS;
   let holdUntil = 0;
   /** The limit found last in this run (or remembered); outlives a release of the pace. */
@@ -265,6 +284,17 @@ export function createAdaptiveRate(options: AdaptiveRateOptions): AdaptiveRate {
     return true;
   }
 
+  /**
+   * During the ramp, what the API accepted over the last `windowMs`; for a request refused that
+   * soon after the run's first one, at most what it refilled with the shortest burst assumed
+   * (`MIN_BURST_MS`).
+   */
+  function rampReading(refusedAt: number, windowMs: number): number | undefined {
+    const reading = accepted.perSecondOver(windowMs);
+    if (reading === undefined || firstSentAt === undefined || refusedAt - firstSentAt > windowMs) return reading;
+    return Math.min(reading, (acceptedCount * 1000) / (refusedAt - firstSentAt + MIN_BURST_MS));
+  }
+
   /** The API's refill rate: what it accepted of the requests sent between two refusals. */
   function episodeRate(): number | undefined {
     if (episode === undefined || episode.accepted < EPISODE_MIN_ACCEPTED) return undefined;
@@ -293,11 +323,16 @@ export function createAdaptiveRate(options: AdaptiveRateOptions): AdaptiveRate {
    * Under the rate held (`DECREASE` x the level) it is no lower bound: the API accepted less
    * than it was sent, so its bucket never filled, and the reading is the limit (R 10 and 20 ms:
    * a level of 10.35/s kept against a reading of 10.2/s was refused again 4 s later).
+   * A level read while learning (`provisional`) is also raised to the first reading: an episode of
+   * 7 answers at R 10 reads within a token of the limit, 9.5/s, and the refill since the last
+   * refusal, read while the rate held under it, reads the same 9.5/s at every probe (the run held
+   * 0.94-0.95 R). Only the first probe: after a level read right the meter reads the burst too
+   * (21/s at R 20), and every hold over the limit was refused.
    */
   function probedLevel(known: number, measured: number | undefined, sample: number | undefined): number | undefined {
     if (measured === undefined) return undefined;
     if (measured > (1 + PROBE_OVERSHOOT) * known) return measured;
-    if (sample !== undefined) return sample >= DECREASE * known ? Math.max(known, sample) : sample;
+    if (sample !== undefined) return sample >= DECREASE * known ? Math.max(known, sample, provisional ? measured : known) : sample;
     return measured >= (1 - SAME_LEVEL) * known ? known : measured;
   }
 
@@ -403,8 +438,9 @@ export function createAdaptiveRate(options: AdaptiveRateOptions): AdaptiveRate {
   }
 
   /** A level found: the rate holds just under it, then probes above it. */
-  function settle(found: number, at: number): void {
+  function settle(found: number, at: number, learning: boolean): void {
     bounds.stop();
+    provisional = learning;
     holdMs = level !== undefined && Math.abs(found / level - 1) <= SAME_LEVEL ? Math.min(MAX_HOLD_MS, holdMs * 2) : HOLD_MS;
     level = found;
     limitFound = found;
@@ -442,10 +478,13 @@ export function createAdaptiveRate(options: AdaptiveRateOptions): AdaptiveRate {
       holdUntil = now() + HOLD_MS;
     },
     sent(waited) {
-      return { at: now(), epoch, waited };
+      const at = now();
+      firstSentAt ??= at;
+      return { at, epoch, waited };
     },
     succeeded(attempt, waiting) {
       accepted.add();
+      acceptedCount += 1;
       if (inEpisode(attempt)) episode!.accepted += 1;
       if (anchor !== undefined && attempt.at > anchor.at) anchor.accepted += 1;
       countForTrial(attempt, false);
@@ -469,7 +508,7 @@ export function createAdaptiveRate(options: AdaptiveRateOptions): AdaptiveRate {
       // the machine: bounds of 9.55-10.14/s at 4.05 s, a refusal at 4.14 s).
       const narrowed = learnedLevel();
       if (narrowed !== undefined) {
-        settle(narrowed, at);
+        settle(narrowed, at, true);
         rate = Math.max(MIN_RATE, DECREASE * narrowed);
         return;
       }
@@ -510,7 +549,7 @@ export function createAdaptiveRate(options: AdaptiveRateOptions): AdaptiveRate {
       // slow start reads as the limit (80/s at R 200 and 200 ms). Nothing accepted over it is no
       // reading: an API refusing 30 % at random refused a run's first answers, and a limit of 0 set
       // the pace to 0.5/s.
-      const acceptedRate = rate === undefined ? accepted.perSecondOver(Math.max(RAMP_WINDOW_MS, latencyMs)) : accepted.perSecond();
+      const acceptedRate = rate === undefined ? rampReading(attempt.at, Math.max(RAMP_WINDOW_MS, latencyMs)) : accepted.perSecond();
       const measured = acceptedRate === 0 ? undefined : acceptedRate;
       const recent = at - decreasedAt < EPISODE_MS;
       // An episode reads at most `EPISODE_MS` of answers: a longer one mixes a limit before a change
@@ -538,7 +577,7 @@ export function createAdaptiveRate(options: AdaptiveRateOptions): AdaptiveRate {
       // While learning, never over what the API is known not to refill (the ramp's burst read 40/s
       // at R 10, and a refusal in the next wave halved that: 3 more refused to find 10/s).
       if (found === undefined && bounds.recording) next = Math.min(next, DECREASE * bounds.upper);
-      if (found !== undefined) settle(found, at);
+      if (found !== undefined) settle(found, at, !probed && !holding);
       else if (continuing) {
         // Refused again in the wave after a decrease, the limit still unknown.
         next = Math.max(MIN_RATE, Math.min(next, HALVE * current));

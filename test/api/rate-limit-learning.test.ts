@@ -12,8 +12,8 @@ function acceptedRate(run: RateLimitedRun, fromMs: number, toMs: number): number
 describe('learning a rate limit (virtual time, the simulator token bucket)', () => {
   it('finds a low limit in a few refusals: one decrease per wave, not one per second', async () => {
     // R 10 with a burst of 2 and 20 ms answers: the ramp meets the limit 40 ms in, when the
-    // accepted rate reads 40/s. Decreased at most once a second, the client sent at ~39/s for a
-    // second: 67 of 367 requests refused.
+    // accepted rate read 40/s (before the burst was counted). Decreased at most once a second,
+    // the client sent at ~39/s for a second: 67 of 367 requests refused.
     const run = await runAgainstRateLimit({ rate: 10, latencyMs: 20, requests: 300 });
     expect(run.accepted).toBe(300);
     expect(run.refusals.filter((at) => at < 1_000).length).toBeLessThanOrEqual(8);
@@ -31,10 +31,10 @@ describe('learning a rate limit (virtual time, the simulator token bucket)', () 
   });
 
   it('finds a low limit from what was accepted and refused between two refusals, not by halving and regrowing', async () => {
-    // R 10 (a burst of 2): the ramp's burst reads 40/s. Halved per wave and regrown quickly to
-    // just under each rate refused, the client was refused 8 times in the first 3 s at 20 ms and
-    // 9 at 50 ms; bounded by the refill the refusals tell (one token in the 65 ms from the last
-    // request accepted to the second refusal: under 18/s), 5.
+    // R 10 (a burst of 2): the ramp's burst read 40/s (before the burst was counted). Halved per
+    // wave and regrown quickly to just under each rate refused, the client was refused 8 times in
+    // the first 3 s at 20 ms and 9 at 50 ms; bounded by the refill the refusals tell (one token in
+    // the 65 ms from the last request accepted to the second refusal: under 18/s), 5.
     for (const latencyMs of [20, 50]) {
       const run = await runAgainstRateLimit({ rate: 10, latencyMs, requests: 300 });
       expect(run.refusals.filter((at) => at < 3_000).length, `${latencyMs} ms`).toBeLessThanOrEqual(5);
@@ -42,6 +42,35 @@ describe('learning a rate limit (virtual time, the simulator token bucket)', () 
       expect(run.throttle.limitFound).toBeLessThan(10.5);
       expect(run.accepted / (run.elapsedMs / 1000)).toBeGreaterThanOrEqual(0.95 * 10);
     }
+  });
+
+  it('reads a refusal in the first round trips as the burst spent plus its refill, not as the rate', async () => {
+    // R 10 (a burst of 2, 200 ms of the rate): the first round trip takes the burst, and the next
+    // one is refused. Read as 2 accepted over 50 ms (40/s), the pace was halved down to the limit
+    // and refused twice more in the first second; with the burst counted, 2 over 220 ms (9/s).
+    for (const latencyMs of [20, 50]) {
+      const run = await runAgainstRateLimit({ rate: 10, latencyMs, requests: 300 });
+      expect(run.decreases[0]!.rate, `${latencyMs} ms`).toBeLessThanOrEqual(10);
+      expect(run.refusals.filter((at) => at < 3_000).length, `${latencyMs} ms`).toBeLessThanOrEqual(3);
+    }
+    // Refused after the first reading window, the ramp's reading stands: counted from the run's
+    // start, the ramp's slow start at 200 ms (1.4 s to reach the limit) read 44/s at R 200.
+    const late = await runAgainstRateLimit({ rate: 200, latencyMs: 200, requests: 200 * 10 });
+    expect(late.decreases[0]!.at).toBeGreaterThan(1_000);
+    expect(late.decreases[0]!.rate).toBeGreaterThanOrEqual(0.95 * 200);
+  });
+
+  it('raises a level read from few answers while learning at its first probe, and only then', async () => {
+    // R 10 and 100 ms: learning reads 9.4/s (an episode of a few answers, within a token). The
+    // refill since the last refusal reads what was held, so probes kept it (9.6/s at the end,
+    // 0.96 R); the meter read 10/s at the first probe.
+    const low = await runAgainstRateLimit({ rate: 10, latencyMs: 100, requests: 10 * 60 });
+    expect(low.decreases.length).toBeGreaterThanOrEqual(4);
+    expect(low.decreases.at(-1)!.rate).toBeGreaterThanOrEqual(0.975 * 10);
+    // After a level read right the meter reads the burst spent too (21/s at R 20): raised at every
+    // probe, the rate held over the limit was refused (15 refusals after the first 5 s of 120 s).
+    const right = await runAgainstRateLimit({ rate: 20, latencyMs: 50, requests: 20 * 120 });
+    expect(right.refusals.filter((at) => at >= 5_000).length).toBeLessThanOrEqual(8);
   });
 
   it('holds under a limit it found again at the same level, probing less and less often', async () => {
