@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { EndpointRow } from '../catalogue/index.js';
 import { accountFromResource, wrongScope, type AccountSnapshotRow, type DriftReporter, type ResourceLike } from '../normalize/index.js';
 import type { DocumentSource } from './document-source.js';
@@ -39,6 +40,9 @@ export async function fetchAccounts(
   const requested = uniqueIds(ids);
   const controller = new AbortController();
   const signal = options.signal ? AbortSignal.any([options.signal, controller.signal]) : controller.signal;
+  // Every batch in flight listens on it (1,000 venues name ~600 accounts: 14 batches at once), so
+  // more than Node's default of 10 listeners is normal here, not a leak.
+  setMaxListeners(0, signal);
   let firstError: unknown;
   const failFast = (error: unknown): never => {
     if (firstError === undefined) {

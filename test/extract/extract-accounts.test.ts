@@ -64,6 +64,30 @@ describe('fetchAccounts', () => {
     await client.close();
   });
 
+  it('sends many batches side by side under one signal without a listener-leak warning', async () => {
+    // 1,000 venues name ~600 accounts: 14 batches in flight at once, each listening on the one
+    // signal; Node warned of a possible leak from 11 on (printed in the middle of a sync's output).
+    const ids = Array.from({ length: 80 }, () => randomUUID());
+    const api = await accountsApi(new Set(ids));
+    const client = testClient(api.url, { concurrency: 32 });
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning);
+    process.on('warning', onWarning);
+    try {
+      // One id a batch: 81 requests, and the client's concurrency grows past 10 while they wait.
+      const result = await fetchAccounts(client, ROWS, ids, { batchSize: 1, pageSize: 20, signal: new AbortController().signal });
+      expect(result.accounts).toHaveLength(80);
+      expect(api.requests).toHaveLength(81);
+      expect(client.stats.concurrency).toBeGreaterThan(10);
+      // Emitted on the next tick, if at all.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings.filter((w) => w.name === 'MaxListenersExceededWarning')).toEqual([]);
+    } finally {
+      process.off('warning', onWarning);
+      await client.close();
+    }
+  });
+
   it('keeps every first-page URL within the length cap', async () => {
     const ids = Array.from({ length: 60 }, () => randomUUID());
     const api = await accountsApi(new Set(ids));
