@@ -74,6 +74,12 @@ export interface RateLimitedRunOptions {
   readonly randomRefusals?: number;
   /** Seed of their draw (default 15): the same seed, the same run. */
   readonly randomSeed?: number;
+  /**
+   * A request sent on a new connection (more in flight than ever before) reaches the API this
+   * much later than it was sent (the connection's setup; default 0). The client stamps it when it
+   * sends it, so its readings of the limit see it early.
+   */
+  readonly connectMs?: number;
 }
 
 /**
@@ -102,10 +108,17 @@ export async function runAgainstRateLimit(options: RateLimitedRunOptions): Promi
   let finished = 0;
   const callers = options.callers ?? 256;
   const draw = seededRandom(options.randomSeed ?? 15);
+  let inFlight = 0;
+  let connections = 0;
 
   async function request(): Promise<void> {
     for (;;) {
       const retryAfterMs = await throttle.run(async (slot) => {
+        inFlight += 1;
+        if (inFlight > connections) {
+          connections = inFlight;
+          if (options.connectMs) await clock.sleep(options.connectMs);
+        }
         const at = clock.now();
         if (options.rateFrom && !switched && at >= options.rateFrom.at) {
           switched = true;
@@ -114,6 +127,7 @@ export async function runAgainstRateLimit(options: RateLimitedRunOptions): Promi
         arrivals.push(at);
         const waitMs = options.randomRefusals !== undefined && draw() < options.randomRefusals ? 1_000 : limiter.take('token', at);
         await clock.sleep(options.latencyMs);
+        inFlight -= 1;
         if (waitMs === 0) {
           accepted += 1;
           slot.succeeded();

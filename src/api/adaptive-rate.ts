@@ -23,7 +23,9 @@ import { RefillBounds } from './refill-bounds.js';
  *   found the client also bounds the refill from which requests the API accepted and refused
  *   (refill-bounds.ts): the rate, its quick regrowth and an episode's reading stay under the upper
  *   bound, and bounds within 10 % of each other give the limit as soon as they are (on an
- *   acceptance too). At R 10 (virtual time, 30-s runs) this took the first run from 10-11
+ *   acceptance too). A request answered slower than the fastest answer may have reached the API
+ *   that much after it was sent, and a refusal bounds the refill once every request sent before it
+ *   is answered (`inFlight`). At R 10 (virtual time, 30-s runs) this took the first run from 10-11
  *   refusals to 7 at 20-50 ms; with the burst counted in the first reading, to 5.
  * - **Hold and probe**: once the limit is known the rate holds under it (4 s), then probes above
  *   it, slowly at first (+2 % a second, doubling every second), to find a raised limit. A
@@ -77,6 +79,8 @@ export interface AdaptiveRate {
   succeeded(attempt: SentAttempt, waiting: boolean): void;
   /** A 429. */
   throttled(attempt: SentAttempt): void;
+  /** The attempt is over (any outcome; after `succeeded`/`throttled` when it had one). */
+  ended(attempt: SentAttempt): void;
 }
 
 export interface SentAttempt {
@@ -110,6 +114,11 @@ const INITIAL_CONCURRENCY = 2;
 const RAMP_STEP = 0.5;
 const RAMP_FAST_STEP = 1;
 const RAMP_FAST_FROM = 8;
+/**
+ * The fastest round trip is kept this long: an API that slowed down (or a first answer from a
+ * cache) would otherwise make every later answer read as late, and the refill's bounds as wide.
+ */
+const FASTEST_KEPT_MS = 10_000;
 /** Weight of a new latency sample in the moving average. */
 const LATENCY_WEIGHT = 0.1;
 /** At least four of the meter's slots: one, partly filled, read a tenth of the rate. */
@@ -222,6 +231,15 @@ export function createAdaptiveRate(options: AdaptiveRateOptions): AdaptiveRate {
   const bounds = new RefillBounds();
   let limit = Math.min(ceiling, INITIAL_CONCURRENCY);
   let latencyMs: number | undefined;
+  /**
+   * The fastest round trip of an accepted request: one that took longer may have reached the API
+   * that much after it was sent (a new connection, or the last of many sent in one tick: 64 sent
+   * at once reach a local server over ~15 ms), which the refill's bounds allow for.
+   */
+  let fastestMs = Number.POSITIVE_INFINITY;
+  let fastestAt = Number.NEGATIVE_INFINITY;
+  /** Attempts sent and not answered yet, oldest first. */
+  const inFlight: SentAttempt[] = [];
   /** When the first answer came: requests sent before it are the first round trip. */
   let firstAnsweredAt: number | undefined;
   /** When the first request was sent, and how many the API has accepted in all. */
@@ -437,6 +455,14 @@ export function createAdaptiveRate(options: AdaptiveRateOptions): AdaptiveRate {
     return Math.min(reading, bounds.upper);
   }
 
+  /** An attempt answered (or ended): the refusals sent before every attempt still in flight give their bounds. */
+  function answered(attempt: SentAttempt): void {
+    const index = inFlight.indexOf(attempt);
+    if (index < 0) return;
+    inFlight.splice(index, 1);
+    bounds.settled(inFlight[0]?.at ?? Number.POSITIVE_INFINITY);
+  }
+
   /** A level found: the rate holds just under it, then probes above it. */
   function settle(found: number, at: number, learning: boolean): void {
     bounds.stop();
@@ -450,7 +476,13 @@ export function createAdaptiveRate(options: AdaptiveRateOptions): AdaptiveRate {
 
   /** Growth per second while requests wait: quick back under the rate refused, none while holding, then a probe that speeds up. */
   function grow(current: number, at: number, seconds: number): number {
-    if (current < quickUntil) return Math.min(quickUntil, current * (1 + QUICK_GROWTH * seconds));
+    if (current < quickUntil) {
+      // Under the upper bound known now: one that settled after the decrease (the rest of the
+      // refused request's tick answered after it) was not known when `quickUntil` was set, and
+      // R 200 at 200 ms regrew to 288/s (19 more refused, virtual time).
+      const bound = bounds.recording ? DECREASE * bounds.upper : Number.POSITIVE_INFINITY;
+      return Math.max(current, Math.min(quickUntil, bound, current * (1 + QUICK_GROWTH * seconds)));
+    }
     if (at < holdUntil) return current;
     const probe = Math.min(MAX_PROBE_GROWTH, PROBE_GROWTH * 2 ** ((at - holdUntil) / 1000));
     return current * (1 + probe * seconds);
@@ -480,8 +512,11 @@ export function createAdaptiveRate(options: AdaptiveRateOptions): AdaptiveRate {
     sent(waited) {
       const at = now();
       firstSentAt ??= at;
-      return { at, epoch, waited };
+      const attempt = { at, epoch, waited };
+      inFlight.push(attempt);
+      return attempt;
     },
+    ended: answered,
     succeeded(attempt, waiting) {
       accepted.add();
       acceptedCount += 1;
@@ -489,11 +524,16 @@ export function createAdaptiveRate(options: AdaptiveRateOptions): AdaptiveRate {
       if (anchor !== undefined && attempt.at > anchor.at) anchor.accepted += 1;
       countForTrial(attempt, false);
       countHeld(attempt, false);
-      bounds.accepted(attempt.at);
       const at = now();
+      const sample = at - attempt.at;
+      if (sample <= fastestMs || at - fastestAt > FASTEST_KEPT_MS) {
+        fastestMs = sample;
+        fastestAt = at;
+      }
+      bounds.accepted(attempt.at, sample - fastestMs);
+      answered(attempt);
       firstAnsweredAt ??= at;
       judgeTrial(at);
-      const sample = at - attempt.at;
       latencyMs = latencyMs === undefined ? sample : latencyMs + LATENCY_WEIGHT * (sample - latencyMs);
       // Up to a second per answer: a chain of one request at a time paced at 0.5/s grows too.
       const seconds = Math.min(1, Math.max(0, at - grownAt) / 1000);
@@ -531,8 +571,9 @@ export function createAdaptiveRate(options: AdaptiveRateOptions): AdaptiveRate {
       countForTrial(attempt, true);
       countHeld(attempt, true);
       if (level === undefined && !bounds.recording) bounds.start(attempt.at - (latencyMs ?? 0));
-      bounds.refused(attempt.at);
       const at = now();
+      bounds.refused(attempt.at, Math.max(0, at - attempt.at - fastestMs));
+      answered(attempt);
       firstAnsweredAt ??= at;
       judgeTrial(at);
       if (attempt.epoch !== epoch) return;

@@ -9,12 +9,19 @@
  * (the acceptances sent within `REORDER_MS` after the refusal are not counted). The upper one assumes the bucket did not fill to its brim
  * in between (tokens refilled past the brim are lost, and the bucket refuses sooner than its rate
  * says): it can read the rate too low, never too high, and is dropped when a lower bound passes it.
- * Send times are the client's: `JITTER_MS` widens every span both ways.
+ * Send times are the client's: `JITTER_MS` widens every span both ways, and an accepted request
+ * whose round trip took longer than the fastest one may have reached the API that much later than
+ * it was sent (it opened a connection, or waited behind others sent in the same tick), so its
+ * spans are widened by that excess too.
  */
 export class RefillBounds {
   /** Send times (ms) of the accepted and refused requests recorded, each sorted. */
   private readonly acceptedAt: number[] = [];
   private readonly refusedAt: number[] = [];
+  /** For each of `acceptedAt`, how much later than it was sent it may have reached the API (ms). */
+  private readonly acceptedLate: number[] = [];
+  /** Refusals whose upper bound waits for the answers to the requests sent before them (send time, lateness). */
+  private unsettled: { readonly at: number; readonly lateMs: number }[] = [];
   private from = Number.POSITIVE_INFINITY;
   private upperBound = Number.POSITIVE_INFINITY;
   private lowerBound = 0;
@@ -38,26 +45,31 @@ export class RefillBounds {
     this.from = from;
     this.upperBound = Number.POSITIVE_INFINITY;
     this.lowerBound = 0;
-    dropBefore(this.acceptedAt, from);
+    this.acceptedLate.splice(0, dropBefore(this.acceptedAt, from));
     this.refusedAt.length = 0;
+    this.unsettled = [];
   }
 
   /** Stops recording (and forgets). */
   stop(): void {
     this.from = Number.POSITIVE_INFINITY;
     this.acceptedAt.length = 0;
+    this.acceptedLate.length = 0;
     this.refusedAt.length = 0;
+    this.unsettled = [];
     this.upperBound = Number.POSITIVE_INFINITY;
     this.lowerBound = 0;
   }
 
   /**
-   * Remembers an accepted request sent at `at`; also before `start` (the requests just before the
-   * first refusal belong to the span that emptied the bucket, and `start` keeps them).
+   * Remembers an accepted request sent at `at` that may have reached the API up to `lateMs` after
+   * that; also before `start` (the requests just before the first refusal belong to the span that
+   * emptied the bucket, and `start` keeps them).
    */
-  accepted(at: number): void {
+  accepted(at: number, lateMs = 0): void {
     if (this.recording && at < this.from) return;
-    insertSorted(this.acceptedAt, at);
+    if (this.acceptedAt.length >= MAX_EVENTS) this.acceptedLate.splice(0, MAX_EVENTS / 2);
+    this.acceptedLate.splice(insertSorted(this.acceptedAt, at), 0, lateMs);
     if (!this.recording) return;
     // Over the refusals before it, the latest first: the refill since each was more than what was
     // accepted in between.
@@ -66,21 +78,45 @@ export class RefillBounds {
       if (refusedAt >= at) continue;
       // Requests sent just after the refusal may have reached the API before it: not counted.
       const between = countIn(this.acceptedAt, refusedAt + REORDER_MS, at);
-      const rate = (between * 1000) / (at - refusedAt + JITTER_MS);
+      const rate = (between * 1000) / (at + lateMs - refusedAt + JITTER_MS);
       if (rate > this.lowerBound) this.lowerBound = rate;
     }
     if (this.lowerBound >= this.upperBound) this.upperBound = Number.POSITIVE_INFINITY;
   }
 
-  /** Remembers a refused request sent at `at` (ignored while not recording). */
-  refused(at: number): void {
+  /**
+   * Remembers a refused request sent at `at` that may have reached the API up to `lateMs` after
+   * that (ignored while not recording). The upper bound it gives counts the requests accepted of
+   * those that reached the API before it, so it waits for the answers to every request sent until
+   * it may have arrived (`settled`): answers to the requests of one tick come back in any order,
+   * and a refused request on a new connection arrives after requests sent later. Read before
+   * them, a refusal gave 20/s at R 50 and 200 ms (virtual time, new connections 10 ms late: 43
+   * refused, 0.84 R).
+   */
+  refused(at: number, lateMs = 0): void {
     if (!this.recording || at < this.from) return;
     insertSorted(this.refusedAt, at);
+    this.unsettled.push({ at, lateMs });
+  }
+
+  /** Every request sent before `before` (ms) has been answered: the refusals that reached the API before then give their upper bounds. */
+  settled(before: number): void {
+    if (this.unsettled.length === 0 || !this.recording) return;
+    const waiting: { readonly at: number; readonly lateMs: number }[] = [];
+    for (const refusal of this.unsettled) {
+      if (refusal.at + refusal.lateMs + JITTER_MS < before) this.bound(refusal.at, refusal.lateMs + JITTER_MS);
+      else waiting.push(refusal);
+    }
+    this.unsettled = waiting;
+  }
+
+  /** The upper bound a refusal sent at `at` gives, counting the acceptances sent up to `lateMs` after it. */
+  private bound(at: number, lateMs: number): void {
     // Over the accepted requests before it, the latest first: k of them since the k-th latest.
-    let k = 0;
+    let k = upperIndex(this.acceptedAt, at + lateMs) - upperIndex(this.acceptedAt, at);
     for (let a = upperIndex(this.acceptedAt, at) - 1; a >= 0; a--) {
       k += 1;
-      const span = at - this.acceptedAt[a]! - JITTER_MS;
+      const span = at - this.acceptedAt[a]! - this.acceptedLate[a]! - JITTER_MS;
       if (span <= 0) continue;
       const rate = (k * 1000) / span;
       if (rate < this.upperBound) this.upperBound = rate;
@@ -103,19 +139,25 @@ const LOWER_PAIRS = 16;
  */
 const REORDER_MS = 200;
 
-/** Answers come back in about the order their requests were sent: the place is found from the end. */
-function insertSorted(list: number[], at: number): void {
+/**
+ * Answers come back in about the order their requests were sent: the place is found from the end.
+ * Returns the index `at` went to.
+ */
+function insertSorted(list: number[], at: number): number {
   if (list.length >= MAX_EVENTS) list.splice(0, MAX_EVENTS / 2);
   let i = list.length;
   while (i > 0 && list[i - 1]! > at) i--;
   if (i === list.length) list.push(at);
   else list.splice(i, 0, at);
+  return i;
 }
 
-function dropBefore(list: number[], from: number): void {
+/** Drops the entries before `from`; returns how many. */
+function dropBefore(list: number[], from: number): number {
   let n = 0;
   while (n < list.length && list[n]! < from) n++;
   if (n > 0) list.splice(0, n);
+  return n;
 }
 
 /** Index of the first entry > `at` (`orEqual`: >= `at`). */

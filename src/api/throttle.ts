@@ -99,16 +99,20 @@ export function createThrottle(options: ThrottleOptions): Throttle {
         }
         // A token at hand is taken in microseconds; waiting for one takes a millisecond or more.
         const attempt = adaptive.sent(queued || now() - before >= 1);
-        return task({
-          throttled() {
-            adaptive.throttled(attempt);
-            follow();
-          },
-          succeeded() {
-            adaptive.succeeded(attempt, limit.pendingCount > 0 || awaitingPace > 0);
-            follow();
-          },
-        });
+        try {
+          return await task({
+            throttled() {
+              adaptive.throttled(attempt);
+              follow();
+            },
+            succeeded() {
+              adaptive.succeeded(attempt, limit.pendingCount > 0 || awaitingPace > 0);
+              follow();
+            },
+          });
+        } finally {
+          adaptive.ended(attempt);
+        }
       });
     },
     get concurrency() {

@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { RefillBounds } from '../../src/api/refill-bounds.js';
 import { createRateLimiter } from '../../src/simulator/http/rate-limit.js';
 
-/** Sends at `perSecond` from `fromMs` to `toMs` into the simulator's bucket, recording each answer. */
+/**
+ * Sends at `perSecond` from `fromMs` to `toMs` into the simulator's bucket, recording each answer;
+ * requests are answered in the order they were sent, so once one is, every one sent before it is.
+ */
 function send(bounds: RefillBounds, bucket: ReturnType<typeof createRateLimiter>, perSecond: number, fromMs: number, toMs: number): number {
   let refusedAt = Number.NaN;
   for (let at = fromMs; at < toMs; at += 1000 / perSecond) {
@@ -12,7 +15,9 @@ function send(bounds: RefillBounds, bucket: ReturnType<typeof createRateLimiter>
       bounds.refused(at);
       refusedAt = at;
     }
+    bounds.settled(at);
   }
+  bounds.settled(Number.POSITIVE_INFINITY);
   return refusedAt;
 }
 
@@ -83,8 +88,48 @@ describe('bounds on a token bucket refill', () => {
     bounds.start(0);
     bounds.refused(20);
     bounds.refused(65);
+    bounds.settled(Number.POSITIVE_INFINITY);
     // One token in 65 ms less the jitter allowed: under 18.2/s (the ramp's own reading was 40/s).
     expect(bounds.upper).toBeCloseTo(1000 / 55, 5);
+  });
+
+  it('bound the rate from a refusal only once the requests sent before it are answered (a tick answers in any order)', () => {
+    const bounds = new RefillBounds();
+    bounds.accepted(0);
+    bounds.start(0);
+    // Sent at 200 with four others; its 429 came back first.
+    bounds.refused(200);
+    bounds.settled(200);
+    expect(bounds.upper).toBe(Number.POSITIVE_INFINITY);
+    for (let i = 0; i < 4; i++) bounds.accepted(200);
+    bounds.settled(Number.POSITIVE_INFINITY);
+    // Five accepted in the 200 ms (less the jitter allowed) from the one at 0: under 26.3/s. Read
+    // before the other four answered, it said under 5.3/s.
+    expect(bounds.upper).toBeCloseTo(5000 / 190, 5);
+  });
+
+  it('allow for an accepted request that may have reached the API late', () => {
+    const bounds = new RefillBounds();
+    // Answered 30 ms slower than the fastest answer: it may have taken its token at 30.
+    bounds.accepted(0, 30);
+    bounds.start(0);
+    bounds.refused(100);
+    bounds.settled(Number.POSITIVE_INFINITY);
+    // One token in 100 ms less its lateness and the jitter: under 16.7/s, not 11.1/s.
+    expect(bounds.upper).toBeCloseTo(1000 / 60, 5);
+  });
+
+  it('count the requests sent just after a refusal that reached the API late (a new connection) as accepted before it', () => {
+    const bounds = new RefillBounds();
+    bounds.accepted(0);
+    bounds.start(0);
+    // Sent at 100 but answered 30 ms slower than the fastest answer: it may have reached the API
+    // at 130, after the three sent at 120.
+    bounds.refused(100, 30);
+    for (let i = 0; i < 3; i++) bounds.accepted(120);
+    bounds.settled(Number.POSITIVE_INFINITY);
+    // Four accepted over 100 ms less the jitter: under 44.4/s, not the 11.1/s of the one at 0 alone.
+    expect(bounds.upper).toBeCloseTo(4000 / 90, 5);
   });
 
   it('starts over without the requests sent before its start', () => {
@@ -92,6 +137,7 @@ describe('bounds on a token bucket refill', () => {
     for (let at = 0; at <= 1_000; at += 125) bounds.accepted(at);
     bounds.start(5_000);
     bounds.refused(5_100);
+    bounds.settled(Number.POSITIVE_INFINITY);
     // Paired with the requests of the first second, one refusal would bound the rate under 1/s.
     expect(bounds.upper).toBe(Number.POSITIVE_INFINITY);
     bounds.stop();
