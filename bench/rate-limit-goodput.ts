@@ -159,10 +159,10 @@ export async function rateLimitGoodputFigure(options: RateLimitGoodputOptions): 
     notes: [
       ...points.map((p) => `R ${p.rate}/s, ${p.latencyMs} ms: first run ${line(p, p.first)}; next run ${line(p, p.next)}.`),
       `Each run sized to about R x ${options.seconds} s of requests (${options.venues} venues); goodput counts the whole run, learning the limit included. ` +
-        'The next run backfills the same number of earlier days into the same warehouse and starts from the limit the first one recorded (README, "Rate limits").',
+        'The next run backfills the same number of earlier days into the same warehouse and starts from the limit the first one recorded (docs/rate-limits.md).',
       `The throttle alone in virtual time against the same bucket (bench/virtual-rate-limit.ts, R x ${options.seconds} requests, no machine): ${virtual.join('; ')}.`,
       `The same over R x ${LONGER * options.seconds} requests: ${longer.join('; ')}.`,
-      `No limit in reach but 429s at a share whatever the rate (virtual time, ${fmt.count(RANDOM_REQUESTS)} requests, 200 ms, 64 in flight, fastest-slowest of ${RANDOM_SEEDS.length} draws; README, "Rate limits"): ${await randomRefusalPoints()}.`,
+      `No limit in reach but 429s at a share whatever the rate (virtual time, ${fmt.count(RANDOM_REQUESTS)} requests, 200 ms, 64 in flight, fastest-slowest of ${RANDOM_SEEDS.length} draws; docs/rate-limits.md): ${await randomRefusalPoints()}.`,
     ],
   };
 }

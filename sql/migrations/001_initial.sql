@@ -1,4 +1,4 @@
--- 001_initial: every table and view of the public contract (README, "The warehouse") plus the internal
+-- 001_initial: every table and view of the public contract (docs/warehouse.md) plus the internal
 -- bookkeeping tables (migrations, backfill progress).
 --
 -- Conventions

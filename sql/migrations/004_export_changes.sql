@@ -1,5 +1,5 @@
 -- 004_export_changes: which Parquet partitions a commit touched, so an export reads and writes
--- only those instead of fingerprinting every partition of every table (README, "Parquet").
+-- only those instead of fingerprinting every partition of every table (docs/parquet.md).
 --
 -- Every statement that writes an exported table adds its marks in the same transaction as the
 -- rows: (table, stream, month) for series_points / summary_values, (table, NULL, NULL) for the

@@ -1,6 +1,6 @@
 -- Marks the series_points partitions (stream, UTC month) of the windows this round replaced,
 -- in the commit's transaction: every month a changed window overlaps, whether rows were
--- deleted, inserted or both there. The next export reads only these (README, "Parquet").
+-- deleted, inserted or both there. The next export reads only these (docs/parquet.md).
 INSERT INTO export_changes (table_name, stream, month)
 SELECT DISTINCT 'series_points', c.stream, strftime(m.month, '%Y-%m')
 FROM changed_series_windows AS c,

@@ -1,5 +1,5 @@
--- The API's rate limit as the latest finished run against this API left it (README, "Rate
--- limits"): requests/s, NULL when that run knew none. $1 = the API's URL as runs record it.
+-- The API's rate limit as the latest finished run against this API left it
+-- (docs/rate-limits.md): requests/s, NULL when that run knew none. $1 = the API's URL as runs record it.
 SELECT json_extract(detail, '$.api.rateLimitPerSecond')::VARCHAR AS rate_limit
   FROM sync_runs
  WHERE finished_at IS NOT NULL

@@ -2,7 +2,7 @@ import { RateMeter } from './rate-meter.js';
 import { RefillBounds } from './refill-bounds.js';
 
 /**
- * How fast the client sends, learned from the API's answers (README, "Rate limits"). The API does
+ * How fast the client sends, learned from the API's answers (docs/rate-limits.md). The API does
  * not document its limit, so the client finds it:
  *
  * - **Ramp** (not paced): the concurrency starts small and grows by half a slot per success while

@@ -15,7 +15,7 @@ import { userAgent } from './user-agent.js';
 export interface ApiClientOptions {
   readonly baseUrl: string;
   readonly token: string;
-  /** Ceiling of requests in flight (api.concurrency); the client finds how many help (README, "Rate limits"). */
+  /** Ceiling of requests in flight (api.concurrency); the client finds how many help (docs/rate-limits.md). */
   readonly concurrency: number;
   /** Deadline of one attempt, body included. */
   readonly timeoutMs: number;

@@ -9,8 +9,8 @@ export interface PageLoop {
 
 /**
  * Spots a list whose links.next would never end, before the link is followed, so a looping
- * server costs a page or two instead of api.maxPages of them. It assumes (README, "Assumptions
- * about the API") that a list keeps its order while it is paged, so two pages never hold the same
+ * server costs a page or two instead of api.maxPages of them. It assumes (docs/api-assumptions.md,
+ * Pagination) that a list keeps its order while it is paged, so two pages never hold the same
  * resources in the same order, and that `page[number]`, when the links carry it, grows from page
  * to page. A list that shifts by exactly one page between two requests breaks the first
  * assumption: that list fails, nothing is stored from it, and the next run reads it again.

@@ -26,7 +26,7 @@ export const DEFAULT_MAX_PAGES = 1_000;
 const noRedaction = (text: string): string => text;
 
 /**
- * Page-based pagination (README, "Assumptions about the API"): follows `links.next` until it is
+ * Page-based pagination (docs/api-assumptions.md): follows `links.next` until it is
  * null or absent. A list without `links` is a single page. The next link is checked before it is
  * requested: another origin is refused, a loop (see PageLoopGuard) is an error, and the page
  * count is capped.

@@ -25,7 +25,7 @@ export interface DateParams {
  * How the answers of a row are read.
  * - `single`: one document holding one resource.
  * - `page-number`: a list; the first request carries `number`=1 and `size`=api.pageSize, then
- *   `links.next` is followed to its end (README, "Assumptions about the API", Pagination).
+ *   `links.next` is followed to its end (docs/api-assumptions.md, Pagination).
  */
 export type Paginator = { readonly type: 'single' } | { readonly type: 'page-number'; readonly number: string; readonly size: string };
 
@@ -48,7 +48,7 @@ export interface ResolvedIds {
  * A stream may be fed by several rows (accounts: by ids, and the caller's own).
  */
 export interface EndpointRow {
-  /** Stream name: the endpoint's path segment (README, "The warehouse"). */
+  /** Stream name: the endpoint's path segment (docs/warehouse.md). */
   readonly stream: string;
   readonly kind: EndpointKind;
   readonly scope: EndpointScope;

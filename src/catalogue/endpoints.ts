@@ -1,7 +1,7 @@
 import type { DateParams, EndpointRow, Paginator } from './endpoint-row.js';
 import { metricDomains as d, RATES_PER_VALUE, resourceAttributes as r } from './resources.js';
 
-/** The API's date filters (README, "Assumptions about the API", Dates). */
+/** The API's date filters (docs/api-assumptions.md, Dates). */
 export const DATES: DateParams = { from: 'from', to: 'to' };
 export const SINGLE: Paginator = { type: 'single' };
 /** Page-based pagination, the API's only strategy. */

@@ -37,7 +37,7 @@ export interface Command {
   run(args: ParsedArgs, io: CommandIo): Promise<ExitCode>;
 }
 
-/** Options every command takes (README, "Commands"). */
+/** Options every command takes (docs/commands.md, "Options every command takes"). */
 export const GLOBAL_OPTIONS: Readonly<Record<string, OptionSpec>> = {
   config: { type: 'string', description: 'config file', valueName: 'PATH' },
   'log-level': { type: 'string', description: 'fatal|error|warn|info|debug|trace|silent', valueName: 'LEVEL' },

@@ -38,7 +38,7 @@ export type HistoryGrain = z.infer<typeof HistoryGrain>;
 const ApiSchema = z.strictObject({
   baseUrl: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }),
   token: z.string().min(1, 'must not be empty'),
-  /** Ceiling of requests in flight; the client finds how many help below it (README, "Rate limits"). */
+  /** Ceiling of requests in flight; the client finds how many help below it (docs/rate-limits.md). */
   concurrency: positiveInt(256).default(64),
   pageSize: positiveInt(1000).default(100),
   /** Pages one list may take; a longer list fails its slice (default: see DEFAULT_MAX_PAGES). */
@@ -58,7 +58,7 @@ const ApiSchema = z.strictObject({
   accountsBatchSize: positiveInt(200).default(50),
 });
 
-/** `parquet.writer`: part of object and file names in a shared lake (README, "Writers and shards: one lake"). */
+/** `parquet.writer`: part of object and file names in a shared lake (docs/parquet.md, "Writers and shards: one lake"). */
 const WRITER_NAME = /^[a-z0-9][a-z0-9_-]{0,39}$/;
 
 export const ConfigSchema = z.strictObject({

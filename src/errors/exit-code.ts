@@ -1,4 +1,4 @@
-/** Exit status of the CLI (README, "Exit codes"): 0 ok, 1 run failed, 2 usage or config, 3 partial. */
+/** Exit status of the CLI (docs/commands.md, "Exit status"): 0 ok, 1 run failed, 2 usage or config, 3 partial. */
 export const ExitCode = {
   ok: 0,
   failed: 1,

@@ -35,7 +35,7 @@ export interface ExportOptions {
   /** `parquet.s3`: how to reach the object store when `dir` is an s3:// target. */
   readonly s3?: S3SettingsInput;
   /**
-   * The writer id (tables.ts, writerId; README, "Writers and shards: one lake"): names this
+   * The writer id (tables.ts, writerId; docs/parquet.md, "Writers and shards: one lake"): names this
    * export's data files and manifest, so several workers export into one lake. '' (default):
    * `data.parquet` and `_venue_etl_manifest.json`.
    */

@@ -1,4 +1,4 @@
-/** Parquet export of the warehouse (README, "Parquet"): incremental, one atomic file per partition. */
+/** Parquet export of the warehouse (docs/parquet.md): incremental, one atomic file per partition. */
 export { exportParquet, selectTables } from './export-parquet.js';
 export type { ExportOptions, ExportProgress } from './export-parquet.js';
 export type { ExportReport, TableExportReport } from './export-report.js';

@@ -42,7 +42,7 @@ const heldInThisProcess = new Set<string>();
  * - after writing its lease the export reads it back: another export that wrote in between
  *   wins and this one stops. Two exports starting within the same round trip can still both
  *   win; the lease guards against a second run started by hand or by an overlapping schedule,
- *   not against that (one writer id is one worker: the README's assumption).
+ *   not against that (one writer id is one worker: docs/parquet.md, "Writers and shards: one lake").
  * Returns the release, which stops renewing and deletes the lease if it is still ours.
  */
 export async function acquireLease(objects: ObjectStore, writer: string, logger: Logger | undefined): Promise<() => Promise<void>> {

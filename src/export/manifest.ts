@@ -51,7 +51,7 @@ const manifestSchema = z.object({
   format: z.literal(MANIFEST_FORMAT),
   writer: z.literal('venue-etl'),
   exportedAt: z.string(),
-  /** The writer id (README, "Writers and shards: one lake"); '' for the default writer. Absent in older manifests. */
+  /** The writer id (docs/parquet.md, "Writers and shards: one lake"); '' for the default writer. Absent in older manifests. */
   writerId: z.string().optional(),
   /**
    * The warehouse (warehouse_meta's id) whose export wrote the manifest: another warehouse

@@ -1,4 +1,4 @@
-/** One warehouse table (README, "The warehouse") as the export writes it. */
+/** One warehouse table (docs/warehouse.md) as the export writes it. */
 export interface ExportTable {
   readonly name: string;
   /**
@@ -28,7 +28,7 @@ export const EXPORT_TABLES: readonly ExportTable[] = [
 ];
 
 /**
- * A writer's id (README, "Writers and shards: one lake"): `parquet.writer` (checked by the
+ * A writer's id (docs/parquet.md, "Writers and shards: one lake"): `parquet.writer` (checked by the
  * config schema), then `shard<I>of<N>` when the worker runs a shard, joined by `-`; empty for
  * the default writer.
  */

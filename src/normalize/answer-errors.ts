@@ -52,7 +52,7 @@ export function badValue(stream: string, path: string, problem: string): EtlErro
     stream,
     path,
     problem,
-    `The API sent a value its metric cannot have (see the metric's domain in the README, "Assumptions about the API"). ${KEPT}`,
+    `The API sent a value its metric cannot have (see the metric's domain in docs/api-assumptions.md, Values). ${KEPT}`,
   );
 }
 

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { parseManifest, type Manifest, type TableEntry } from '../export/manifest.js';
 
 /**
- * The manifests a lake may hold at its root, one per writer (README, "Querying the lake"):
+ * The manifests a lake may hold at its root, one per writer (docs/lake.md):
  * `_venue_etl_manifest.json` for the default writer, `_venue_etl_manifest-<id>.json` for a
  * writer named by `parquet.writer` and/or a shard.
  */

@@ -30,7 +30,7 @@ function monthFilter(table: string): string {
 
 /**
  * The view standing in for one table: the exported files read the way any engine reads them
- * (README, "Querying the lake"), every writer's files by one glob, with the table's columns in
+ * (docs/lake.md), every writer's files by one glob, with the table's columns in
  * the warehouse's order and types (a manifest knows them). A table exported with no rows still
  * gets a typed, empty view. Generated from the manifests (paths and columns differ per export),
  * so it is built here, not kept in sql/.

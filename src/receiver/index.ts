@@ -1,4 +1,4 @@
-/** The upsert event receiver (docs/api.md §6; README, "The event receiver"): HTTP intake, durable journal, merge into the warehouse. */
+/** The upsert event receiver (docs/api.md §6; docs/receiver.md): HTTP intake, durable journal, merge into the warehouse. */
 export { startReceiver } from './start-receiver.js';
 export type { StartReceiverOptions, RunningReceiver, CloseOptions } from './start-receiver.js';
 export { mergeJournal } from './merge-journal.js';

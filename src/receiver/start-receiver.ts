@@ -65,7 +65,7 @@ export interface RunningReceiver {
 }
 
 /**
- * Starts the upsert event receiver (README, "The event receiver"): HTTP intake into a durable
+ * Starts the upsert event receiver (docs/receiver.md): HTTP intake into a durable
  * journal, and a merge of the journal into the warehouse whenever the warehouse can be written.
  */
 export async function startReceiver(options: StartReceiverOptions): Promise<RunningReceiver> {

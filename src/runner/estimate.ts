@@ -8,7 +8,7 @@ export interface PastRunFacts {
   /** Requests per second of the latest run that made enough requests to tell. */
   readonly requestsPerSecond?: number;
   readonly fromRun?: string;
-  /** The API's rate limit the latest run against it found (README, "Rate limits"). */
+  /** The API's rate limit the latest run against it found (docs/rate-limits.md). */
   readonly rateLimitPerSecond?: number;
   /** Slices of this backfill already committed by an earlier, interrupted run. */
   readonly doneSlices: number;

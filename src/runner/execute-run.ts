@@ -55,7 +55,7 @@ export type RunStatus = 'succeeded' | 'partial' | 'failed';
 /**
  * The exit status of a run is the status it was recorded with, interrupted or not: a Ctrl-C that
  * left some slices done is `partial` in `sync_runs` and exit 3, one that did nothing `failed`
- * and exit 1 (README, "Exit status").
+ * and exit 1 (docs/commands.md, "Exit status").
  */
 export function exitCodeOf(status: RunStatus): ExitCode {
   return status === 'succeeded' ? ExitCode.ok : status === 'partial' ? ExitCode.partial : ExitCode.failed;
@@ -74,7 +74,7 @@ export interface RunResult {
   readonly retries: number;
   /** Requests the API refused with 429 (each retried after its Retry-After). */
   readonly throttled: number;
-  /** The API's rate limit found by this run or remembered from an earlier one (README, "Rate limits"). */
+  /** The API's rate limit found by this run or remembered from an earlier one (docs/rate-limits.md). */
   readonly rateLimitPerSecond?: number;
   readonly durationMs: number;
   readonly interrupted: boolean;

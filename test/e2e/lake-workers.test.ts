@@ -1,5 +1,5 @@
 /**
- * Many workers, one lake (README, "Querying the lake"): two tenants (two simulated APIs, two
+ * Many workers, one lake (docs/lake.md): two tenants (two simulated APIs, two
  * configs with `parquet.writer` tenant-a / tenant-b) and a 3-way shard of tenant-a, each a real
  * process with its own warehouse, export into ONE lake. One DuckDB glob per table then reads
  * exactly the union of the workers' warehouses, without duplicates; roles and accounts come

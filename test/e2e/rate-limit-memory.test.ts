@@ -1,6 +1,6 @@
 /**
  * The rate limit a run finds is remembered: the next run against the same API starts paced just
- * under it instead of ramping into it (README, "Rate limits"). Both runs are the real CLI against
+ * under it instead of ramping into it (docs/rate-limits.md). Both runs are the real CLI against
  * the simulator's token bucket.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -12,7 +12,7 @@ import { runOnFile } from './fixture.js';
 import { seriesSlice, tempDir, VENUE_A, VENUE_B } from '../warehouse/helpers.js';
 
 // Dirty-partition tracking: every commit marks the partitions it touched in its own
-// transaction, and the export reads only those (README, "Parquet").
+// transaction, and the export reads only those (docs/parquet.md).
 
 const USERS = 'venue-users-history';
 const DEVICES = 'venue-devices-history';

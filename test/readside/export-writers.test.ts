@@ -7,7 +7,7 @@ import { openWarehouse, type SliceCommit } from '../../src/warehouse/index.js';
 import { runOnFile } from './fixture.js';
 import { seriesSlice, tempDir, VENUE_A, VENUE_B, warehouseWithSlices } from '../warehouse/helpers.js';
 
-// Several writers exporting into one local folder (README, "Writers and shards: one lake").
+// Several writers exporting into one local folder (docs/parquet.md, "Writers and shards: one lake").
 
 const USERS = 'venue-users-history';
 

@@ -23,7 +23,7 @@ function table(report: ExportReport, name: string) {
   return found;
 }
 
-/** Count and checksum of every table, in the warehouse and read back from Parquet as any engine would (README, "Parquet"). */
+/** Count and checksum of every table, in the warehouse and read back from Parquet as any engine would (docs/parquet.md). */
 async function compareWithParquet(warehouse: string, parquet: string): Promise<void> {
   await withFile(warehouse, async (query) => {
     for (const { name, partitionBy } of EXPORT_TABLES) {

@@ -1,8 +1,8 @@
 /**
  * Clock and calendar: the machine's clock days ahead of or behind the API's (the CLI runs with
  * the test hook VENUE_ETL_TEST_NOW; the simulator's `Date` header follows its simulated today),
- * and daily series whose midnights carry another offset than `+00:00`. The policy (README,
- * "Clock and calendar"): a run's last complete day is the earlier of the machine's and the API's
+ * and daily series whose midnights carry another offset than `+00:00`. The policy (docs/api-assumptions.md,
+ * Clock): a run's last complete day is the earlier of the machine's and the API's
  * yesterday; a skew beyond 5 minutes is a warning in the log and in `sync_runs.detail`; a day
  * point belongs to its calendar date in its own offset.
  */

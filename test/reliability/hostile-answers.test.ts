@@ -1,5 +1,5 @@
 /**
- * Hostile API answers: well-formed 200s that lie (README, "Assumptions about the API"). A
+ * Hostile API answers: well-formed 200s that lie (docs/api-assumptions.md). A
  * warehouse is loaded cleanly, then a nightly sync re-reads the lookback days while the
  * simulator answers one stream with a hostile shape. Each case must fail exactly that stream's
  * slices (exit 3, one `sync_errors` row per slice with the case's code, and an error log line

@@ -2,8 +2,8 @@
  * Receiver input: thousands of seeded mutations of a valid upsert event (fields dropped, nulled,
  * retyped; bad UUIDs, dates and instants; huge strings, deep nesting, odd Unicode, invalid UTF-8,
  * duplicate keys, truncated JSON) and bad requests (credentials, content types, sizes), sent to
- * the built receiver in a child process. Each case knows its answer from the README ("The event
- * receiver") and the receiver README (401, 415, 413, 400 naming the field, else 200). Afterwards
+ * the built receiver in a child process. Each case knows its answer from docs/receiver.md and the
+ * receiver README (401, 415, 413, 400 naming the field, else 200). Afterwards
  * the journal is merged: exactly the accepted bodies are stored, and nothing else.
  */
 import { createHash } from 'node:crypto';
@@ -41,7 +41,7 @@ afterAll(async () => {
 });
 
 // ---------------------------------------------------------------------------------------
-// The event and its fields (docs/api.md §6, receiver README "Which fields are required")
+// The event and its fields (docs/api.md §6; src/receiver/README.md, "Which fields are required")
 // ---------------------------------------------------------------------------------------
 
 type FieldType = 'uuid' | 'text' | 'flag' | 'date' | 'instant' | 'count' | 'texts';
@@ -432,7 +432,7 @@ interface Result {
 }
 
 it(
-  'answers every mutated or malformed request as the README receiver section says, never 5xx, never crashes, stores only accepted events',
+  'answers every mutated or malformed request as docs/receiver.md says, never 5xx, never crashes, stores only accepted events',
   async () => {
     const cases = generate(REQUESTS);
     const agent = new Agent({ keepAlive: true, maxSockets: 8 });

@@ -1,5 +1,5 @@
 /**
- * Schema drift against the documented policy (README, "Assumptions about the API"): an unknown
+ * Schema drift against the documented policy (docs/api-assumptions.md): an unknown
  * attribute is a warning and the data is kept (exit 0); a missing attribute, a number sent as a
  * string, a null id or a wrong `jsonapi.version` fail the slices of that stream with a coded
  * error naming the field, the other streams load, the run exits 3. Nothing is coerced: no row

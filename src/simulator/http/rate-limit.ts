@@ -2,7 +2,7 @@
  * The API's rate limit as the simulator plays it: one token bucket per bearer token, refilled at
  * `ratePerSecond`, holding at most `burst` requests. A request that finds it empty is refused
  * (429 with Retry-After) and takes no token. The real API does not document its limit
- * (README, "Assumptions about the API"); this is the common shape of one.
+ * (docs/api-assumptions.md); this is the common shape of one.
  */
 export interface RateLimiter {
   /** Takes a token for `key` at `nowMs`: 0 when the request may pass, else the milliseconds until one is available. */
