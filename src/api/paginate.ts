@@ -1,7 +1,10 @@
 import { displayUrl } from './display-url.js';
 import { ApiError, ApiErrorCode } from './errors.js';
 import type { JsonApiListDocument } from './jsonapi.js';
-import { PageLoopGuard, type PageLoop } from './page-loop.js';
+import { listChange } from './list-identity.js';
+import { PageLoopGuard } from './page-loop.js';
+import { paginationLink, paginationLoop, paginationRepeat, tooManyPages, type ListName } from './pagination-errors.js';
+import { ResourceLedger } from './resource-ledger.js';
 
 export interface FollowPagesOptions {
   /** Origin of api.baseUrl: the only one the token may be sent to. */
@@ -26,10 +29,13 @@ export const DEFAULT_MAX_PAGES = 1_000;
 const noRedaction = (text: string): string => text;
 
 /**
- * Page-based pagination (docs/api-assumptions.md): follows `links.next` until it is
- * null or absent. A list without `links` is a single page. The next link is checked before it is
- * requested: another origin is refused, a loop (see PageLoopGuard) is an error, and the page
- * count is capped.
+ * Page-based pagination (docs/api-assumptions.md; docs/roles.md, "Lists read page by page"):
+ * follows `links.next` until it is null or absent. A list without `links` is a single page. The
+ * next link is checked before it is requested: another origin is refused, so is a link to
+ * another list (another path, or parameters other than the page's), a loop (see PageLoopGuard)
+ * is an error, and the page count is capped. Each page is checked before it is handed on: a
+ * resource the list already held fails the list (ResourceLedger). Every paged list (roles,
+ * accounts, rating statistics) goes through here, so each gets the same checks.
  */
 export async function* followPages(
   firstUrl: URL,
@@ -39,28 +45,31 @@ export async function* followPages(
   const redact = options.redact ?? noRedaction;
   const request = `GET ${displayUrl(firstUrl, redact)}`;
   // Names the stream and, through the first request's path and filter, the venue or project.
-  const list: ListName = { request, text: options.stream ? `${options.stream}: ${request}` : request };
+  const list: ListName = {
+    request,
+    text: options.stream ? `${options.stream}: ${request}` : request,
+    redact,
+    ...(options.stream === undefined ? {} : { stream: options.stream }),
+  };
   const guard = new PageLoopGuard(firstUrl);
+  const ledger = new ResourceLedger();
   let url: URL | undefined = firstUrl;
   for (let pages = 0; url !== undefined; ) {
-    if (pages === options.maxPages) throw tooManyPages(list, url, options, redact);
+    if (pages === options.maxPages) throw tooManyPages(list, url, options.maxPages);
     const page = await fetchPage(url);
     pages += 1;
     const next = nextPageUrl(page, url, options.origin, list);
     if (next !== undefined) {
+      const change = listChange(firstUrl, next);
+      if (change !== undefined) throw paginationLink(list, change, next, pages);
       const loop = guard.check(page, pages, url, next);
-      if (loop) throw paginationLoop(list, loop, next, pages, options, redact);
+      if (loop) throw paginationLoop(list, loop, next, pages);
     }
+    const repeat = ledger.check(page, pages);
+    if (repeat) throw paginationRepeat(list, repeat);
     yield page;
     url = next;
   }
-}
-
-interface ListName {
-  /** The first page's request. */
-  readonly request: string;
-  /** `<stream>: <request>` */
-  readonly text: string;
 }
 
 function nextPageUrl(page: JsonApiListDocument, current: URL, origin: string, list: ListName): URL | undefined {
@@ -78,32 +87,6 @@ function nextPageUrl(page: JsonApiListDocument, current: URL, origin: string, li
   }
   assertSameOrigin(url, origin, `links.next of ${list.text} (on page GET ${pathOf(current)})`);
   return url;
-}
-
-function paginationLoop(list: ListName, loop: PageLoop, next: URL, pages: number, options: FollowPagesOptions, redact: (text: string) => string): ApiError {
-  const link = displayUrl(next, redact);
-  return new ApiError(
-    ApiErrorCode.paginationLoop,
-    `${list.text}: pagination loops after ${pages} page${pages === 1 ? '' : 's'}: ${loop.reason}; links.next ${link} was not followed`,
-    {
-      request: list.request,
-      hint: 'The API repeats pages of this list; report it to the API provider. A different api.pageSize may avoid it; the list is read again on the next run.',
-      details: { ...streamOf(options), pages, loop: loop.kind, lastLink: link },
-    },
-  );
-}
-
-function tooManyPages(list: ListName, next: URL, options: FollowPagesOptions, redact: (text: string) => string): ApiError {
-  const link = displayUrl(next, redact);
-  return new ApiError(ApiErrorCode.tooManyPages, `${list.text} still had a links.next after ${options.maxPages} pages (api.maxPages); stopped before ${link}`, {
-    request: list.request,
-    hint: `If this list really is that long, raise api.maxPages (now ${options.maxPages}) or api.pageSize; if its links.next never ends, report it to the API provider.`,
-    details: { ...streamOf(options), maxPages: options.maxPages, lastLink: link },
-  });
-}
-
-function streamOf(options: FollowPagesOptions): { stream?: string } {
-  return options.stream === undefined ? {} : { stream: options.stream };
 }
 
 /** Checked before every request: the bearer token must never travel to another host. */

@@ -40,6 +40,8 @@ export const ERROR_RULES = {
   VENUE_API_SCHEMA: failed,
   VENUE_API_FOREIGN_LINK: failed,
   VENUE_API_PAGINATION_LOOP: failed,
+  VENUE_API_PAGINATION_LINK: failed,
+  VENUE_API_PAGINATION_DUPLICATE: failed,
   VENUE_API_TOO_MANY_PAGES: failed,
   VENUE_API_ABORTED: failed,
   // The API asks to wait longer than allowed: every other request would be asked the same.

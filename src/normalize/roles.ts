@@ -3,6 +3,7 @@ import type { DriftReporter } from './drift.js';
 import { checkResource, type ResourceLike } from './resource.js';
 import { checkScope, relationshipId } from './scope.js';
 import { schemaError } from './schema-error.js';
+import { contradictoryValues } from './answer-errors.js';
 
 /** One role as the API lists it now (a snapshot); the warehouse turns snapshots into versions. */
 export interface RoleSnapshotRow {
@@ -40,4 +41,43 @@ export function roleFromResource(endpoint: EndpointRow, resource: ResourceLike, 
     // Sorted: the order of permissions carries no meaning, so it must not open a new version.
     permissions: [...permissions].sort(),
   };
+}
+
+/** A role as found in the answer: its row and the JSON path errors name it by. */
+export interface FoundRole {
+  readonly where: string;
+  readonly row: RoleSnapshotRow;
+}
+
+/**
+ * One row per role of a snapshot (docs/roles.md). Role ids are UUIDs, compared in any case, as
+ * the warehouse stores them: a role listed twice (the page loop already refuses the same id
+ * twice; this catches `ABC…` and `abc…`) with the same content is one role; with other content it
+ * fails the slice with VENUE_API_CONTRADICTORY_VALUES, like a point sent twice with two values.
+ */
+export function oneRowPerRole(stream: string, found: readonly FoundRole[]): RoleSnapshotRow[] {
+  const byId = new Map<string, FoundRole>();
+  for (const role of found) {
+    const key = role.row.roleId.toLowerCase();
+    const earlier = byId.get(key);
+    if (earlier === undefined) {
+      byId.set(key, role);
+      continue;
+    }
+    if (!sameRole(earlier.row, role.row)) {
+      throw contradictoryValues(stream, `${role.where}.id`, `repeats role ${role.row.roleId} of ${earlier.where} with other content`);
+    }
+  }
+  return [...byId.values()].map((role) => role.row);
+}
+
+function sameRole(a: RoleSnapshotRow, b: RoleSnapshotRow): boolean {
+  return (
+    a.scopeId.toLowerCase() === b.scopeId.toLowerCase() &&
+    a.accountId.toLowerCase() === b.accountId.toLowerCase() &&
+    a.name === b.name &&
+    a.inheritedFrom === b.inheritedFrom &&
+    new Set(a.permissions).size === new Set(b.permissions).size &&
+    a.permissions.every((permission) => b.permissions.includes(permission))
+  );
 }

@@ -9,6 +9,7 @@ import { streamKey, type Chain, type Slice } from '../plan/index.js';
 import type { CursorMove } from '../warehouse/slice-commit.js';
 import { isFatalForRun } from './fatal.js';
 import { GroupCommitter } from './group-committer.js';
+import { HeldSnapshots } from './held-snapshots.js';
 import { limitHeapGrowth } from './heap-growth.js';
 import { ProgressReporter } from './progress.js';
 import { rateLimitDetail, startFromRememberedRateLimit } from './rate-limit-memory.js';
@@ -147,9 +148,11 @@ async function runStarted(input: RunInput, runId: string, started: number, befor
   // rows held; chains (one slice in flight each) are bounded only to keep the promises few.
   const extracting = new WeightedLimit(config.api.concurrency * 4);
   const tally = new StreamTally(plannedByStream, client.stats.byStream);
+  const held = new HeldSnapshots(log);
   const committer = new GroupCommitter(warehouse, runId, {
     moreComing: () => extracting.busy,
     onCommitted: (commit, rowsWritten) => tally.written(commit.stream, rowsWritten),
+    onSnapshots: (notes) => held.note(notes),
   });
   const context = {
     catalogue: input.catalogue,
@@ -254,6 +257,7 @@ async function runStarted(input: RunInput, runId: string, started: number, befor
       ...(interrupted ? { interrupted: true, interruption } : {}),
       ...(fatalText ? { fatal: fatalText } : {}),
       ...(drift.unknown.length > 0 ? { drift: drift.unknown } : {}),
+      ...held.detail(),
     },
   });
   client.logSummary(log);
@@ -274,7 +278,7 @@ async function runStarted(input: RunInput, runId: string, started: number, befor
     ...(interruption ? { interruption } : {}),
     ...(fatalText ? { fatal: fatalText } : {}),
     drift: drift.unknown,
-    warnings: input.warnings ?? [],
+    warnings: [...(input.warnings ?? []), ...held.warnings()],
   };
 }
 

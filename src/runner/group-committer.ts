@@ -1,7 +1,11 @@
+import type { SnapshotNote } from '../warehouse/commit-slices.js';
 import type { SliceCommit } from '../warehouse/slice-commit.js';
 
 export interface CommitSink {
-  commitSlices(runId: string, commits: readonly SliceCommit[]): Promise<{ readonly rowsWritten: number; readonly rowsBySlice?: readonly number[] }>;
+  commitSlices(
+    runId: string,
+    commits: readonly SliceCommit[],
+  ): Promise<{ readonly rowsWritten: number; readonly rowsBySlice?: readonly number[]; readonly snapshots?: readonly SnapshotNote[] }>;
 }
 
 interface Pending {
@@ -27,6 +31,8 @@ export interface GroupCommitterOptions {
   readonly moreComing?: () => boolean;
   /** Told of each committed slice with the rows the warehouse wrote for it (the run summary per stream). */
   readonly onCommitted?: (commit: SliceCommit, rowsWritten: number) => void;
+  /** Told of the roles snapshots a commit held back or confirmed (docs/roles.md, "Held snapshots"). */
+  readonly onSnapshots?: (notes: readonly SnapshotNote[]) => void;
 }
 
 /**
@@ -46,6 +52,7 @@ export class GroupCommitter {
   private readonly maxDelayMs: number;
   private readonly moreComing: () => boolean;
   private readonly onCommitted: (commit: SliceCommit, rowsWritten: number) => void;
+  private readonly onSnapshots: (notes: readonly SnapshotNote[]) => void;
   private abandoned = false;
   private written = 0;
 
@@ -58,6 +65,7 @@ export class GroupCommitter {
     this.maxDelayMs = options.maxDelayMs ?? 200;
     this.moreComing = options.moreComing ?? (() => true);
     this.onCommitted = options.onCommitted ?? (() => undefined);
+    this.onSnapshots = options.onSnapshots ?? (() => undefined);
   }
 
   /** Rows the warehouse actually wrote (unchanged windows are not rewritten). */
@@ -128,11 +136,12 @@ export class GroupCommitter {
     this.waiting = [];
     for (const resolve of waiting) resolve();
     try {
-      const { rowsWritten, rowsBySlice } = await this.sink.commitSlices(
+      const { rowsWritten, rowsBySlice, snapshots } = await this.sink.commitSlices(
         this.runId,
         batch.map((p) => p.commit),
       );
       this.written += rowsWritten;
+      if (snapshots && snapshots.length > 0) this.onSnapshots(snapshots);
       for (const [index, pending] of batch.entries()) this.onCommitted(pending.commit, rowsBySlice?.[index] ?? 0);
       for (const pending of batch) pending.resolve(pending.rows);
     } catch (error) {
@@ -142,8 +151,9 @@ export class GroupCommitter {
       }
       for (const pending of batch) {
         try {
-          const { rowsWritten } = await this.sink.commitSlices(this.runId, [pending.commit]);
+          const { rowsWritten, snapshots } = await this.sink.commitSlices(this.runId, [pending.commit]);
           this.written += rowsWritten;
+          if (snapshots && snapshots.length > 0) this.onSnapshots(snapshots);
           this.onCommitted(pending.commit, rowsWritten);
           pending.resolve(pending.rows);
         } catch (single) {

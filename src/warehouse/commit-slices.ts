@@ -8,6 +8,7 @@ import { addRowsBySlice, type RoundOutcome } from './round-outcome.js';
 import { applyCursorMoves, type CursorMoveRequest } from './cursors.js';
 import { markBackfillSlicesDone, type BackfillSliceDone } from './backfills.js';
 import { applyRolesSnapshot } from './roles.js';
+import { holdKey, readRoleHolds, type SnapshotHeld } from './role-holds.js';
 import { upsertAccounts } from './accounts.js';
 
 export interface CommitSlicesResult {
@@ -26,7 +27,12 @@ export interface CommitSlicesResult {
   readonly rowsBySlice: readonly number[];
   /** Cursors that moved. */
   readonly cursorsMoved: number;
+  /** Roles snapshots held (not applied), and held ones a later run confirmed (applied now): docs/roles.md. */
+  readonly snapshots: readonly SnapshotNote[];
 }
+
+/** A roles snapshot held back, or applied now that a later run read it again. */
+export type SnapshotNote = SnapshotHeld & { readonly state: 'held' | 'confirmed' };
 
 /**
  * Commits a group of slices inside the caller's transaction (Warehouse.commitSlices opens
@@ -54,11 +60,16 @@ export async function commitSlicesIn(session: Session, runId: string, commits: r
     if (slices.some(([, commit]) => commit.summaries)) add(await replaceSummaryRound(session, runId, slices));
   }
 
+  // Held roles answers are few (normally none): read once for the group, not once per scope.
+  const holds = commits.some((commit) => commit.roles) ? await readRoleHolds(session) : new Map();
+  const snapshots: SnapshotNote[] = [];
   for (const [index, commit] of commits.entries()) {
     let rows = 0;
     if (commit.roles) {
-      const outcome = await applyRolesSnapshot(session, commit.roles.kind, commit.scopeId, commit.roles.rows, runId, commit.roles.at);
+      const { kind, rows: roles, at } = commit.roles;
+      const outcome = await applyRolesSnapshot(session, kind, commit.scopeId, roles, runId, at, holds.get(holdKey(kind, commit.scopeId)));
       rows += outcome.opened + outcome.closed;
+      if (outcome.snapshot) snapshots.push({ state: outcome.snapshot.state, ...outcome.snapshot.record });
     }
     if (commit.accounts) {
       const outcome = await upsertAccounts(session, commit.accounts.rows, runId, commit.accounts.at);
@@ -98,5 +109,6 @@ export async function commitSlicesIn(session: Session, runId: string, commits: r
     rowsOutsideWindow,
     rowsBySlice: commits.map((_, index) => rowsBySlice.get(index) ?? 0),
     cursorsMoved,
+    snapshots,
   };
 }

@@ -2,8 +2,9 @@ import type { Session } from './session.js';
 import { invalidBatch } from './errors.js';
 import { sql } from './sql-files.js';
 import { markTableChanged } from './export-changes.js';
+import { decideHold, type HoldDecision, type RoleHold, type RoleKind } from './role-holds.js';
 
-export type RoleKind = 'venue' | 'project';
+export type { RoleKind } from './role-holds.js';
 
 /** One role as the API lists it now (venue-roles / project-roles resources). */
 export interface RoleRow {
@@ -19,6 +20,8 @@ export interface RolesOutcome {
   readonly opened: number;
   readonly closed: number;
   readonly unchanged: number;
+  /** The snapshot was held (nothing written), or confirmed by a later run and applied. */
+  readonly snapshot?: Exclude<HoldDecision, { state: 'apply' }>;
 }
 
 interface StoredRole {
@@ -72,6 +75,8 @@ function sameVersion(a: Omit<StoredRole, 'valid_from_ms'>, b: Omit<StoredRole, '
  * transaction: a role gone upstream gets valid_to = at; a changed role (account, name,
  * inherited_from, permissions) has its version closed and a new one opened at `at`; an
  * unchanged role is not touched; a new role opens at `at`. The same snapshot twice is a no-op.
+ * A snapshot that would close most of the scope's open roles is held instead, until a later
+ * run reads the same one (see decideHold; `hold` is the scope's held answer, if any).
  */
 export async function applyRolesSnapshot(
   session: Session,
@@ -80,9 +85,29 @@ export async function applyRolesSnapshot(
   roles: readonly RoleRow[],
   runId: string,
   at: Date,
+  hold?: RoleHold,
 ): Promise<RolesOutcome> {
-  const statements = STATEMENTS[kind];
-  const atIso = at.toISOString();
+  const incoming = incomingRoles(kind, scopeId, roles);
+  const stored = await session.all<StoredRole & Record<string, unknown>>(sql(STATEMENTS[kind].current), [scopeId]);
+  const current = new Map(stored.map((row) => [row.role_id, row]));
+  const gone = [...current.keys()].filter((roleId) => !incoming.has(roleId));
+  const decision = await decideHold(session, {
+    kind,
+    scopeId,
+    open: current.size,
+    wouldClose: gone.length,
+    roles: [...incoming.values()].sort((a, b) => (a.role_id < b.role_id ? -1 : 1)),
+    runId,
+    at,
+    hold,
+  });
+  if (decision.state === 'held') return { opened: 0, closed: 0, unchanged: current.size, snapshot: decision };
+  const outcome = await writeVersions(session, { kind, scopeId, runId, at }, incoming, current, gone);
+  return decision.state === 'confirmed' ? { ...outcome, snapshot: decision } : outcome;
+}
+
+/** The snapshot by role id. The extractor already refuses a role listed twice differently; this stays as the warehouse's own guard. */
+function incomingRoles(kind: RoleKind, scopeId: string, roles: readonly RoleRow[]): Map<string, Omit<StoredRole, 'valid_from_ms'>> {
   const incoming = new Map<string, Omit<StoredRole, 'valid_from_ms'>>();
   for (const role of roles) {
     const row = canonical(role, kind);
@@ -92,8 +117,25 @@ export async function applyRolesSnapshot(
     }
     incoming.set(row.role_id, row);
   }
-  const stored = await session.all<StoredRole & Record<string, unknown>>(sql(statements.current), [scopeId]);
-  const current = new Map(stored.map((row) => [row.role_id, row]));
+  return incoming;
+}
+
+interface Scope {
+  readonly kind: RoleKind;
+  readonly scopeId: string;
+  readonly runId: string;
+  readonly at: Date;
+}
+
+async function writeVersions(
+  session: Session,
+  { kind, scopeId, runId, at }: Scope,
+  incoming: ReadonlyMap<string, Omit<StoredRole, 'valid_from_ms'>>,
+  current: ReadonlyMap<string, StoredRole>,
+  gone: readonly string[],
+): Promise<Omit<RolesOutcome, 'snapshot'>> {
+  const statements = STATEMENTS[kind];
+  const atIso = at.toISOString();
   const close = (roleId: string) => session.run(sql(statements.close), [scopeId, roleId, atIso]);
   const open = (row: Omit<StoredRole, 'valid_from_ms'>) => {
     const permissions = JSON.stringify(row.permissions);
@@ -105,11 +147,9 @@ export async function applyRolesSnapshot(
   let opened = 0;
   let closed = 0;
   let unchanged = 0;
-  for (const roleId of current.keys()) {
-    if (!incoming.has(roleId)) {
-      await close(roleId);
-      closed++;
-    }
+  for (const roleId of gone) {
+    await close(roleId);
+    closed++;
   }
   for (const [roleId, row] of incoming) {
     const existing = current.get(roleId);

@@ -76,9 +76,10 @@ it('each hostile answer fails its own slice (exit 3); gzip answers load; no requ
     const document = JSON.parse(upstream.body.toString('utf8')) as { data: { id: string }[]; links: Record<string, unknown> };
     const nextUrl = (origin: string, extra: string) =>
       `${origin}/core/venue-roles/?filter[venue]=${venues[venue]}&page[number]=${page + 1}&page[size]=100${extra}`;
-    // 3: the same page again and again under a changing link; 4: a next page on another host;
+    // 3: the same page again and again under a changing link (its page parameters: anything else
+    // would name another list); 4: a next page on another host;
     // 6: new resources and a new link on every page, for ever.
-    if (venue === 3) document.links.next = nextUrl(proxy.url, `&nonce=${page}`);
+    if (venue === 3) document.links.next = nextUrl(proxy.url, `&page[nonce]=${page}`);
     if (venue === 4) document.links.next = nextUrl(foreign.url, `&token=${sim.token}`);
     if (venue === 6) {
       document.data = document.data.map((role) => ({ ...role, id: `${role.id.slice(0, 24)}${page.toString(16).padStart(12, '0')}` }));
