@@ -37,7 +37,10 @@ export const SNAPSHOT_HELD_EVENT = 'snapshot.held';
 
 /** The held snapshots a run recorded in its detail (none when it held none). */
 export function snapshotsHeldOf(detail: Readonly<Record<string, unknown>>): SnapshotHeld[] {
-  return z.array(SnapshotHeldRecord).catch([]).parse(detail.snapshotsHeld ?? []);
+  return z
+    .array(SnapshotHeldRecord)
+    .catch([])
+    .parse(detail.snapshotsHeld ?? []);
 }
 
 /** A held answer, as stored. */
@@ -97,9 +100,7 @@ export interface HoldInput {
   readonly hold: RoleHold | undefined;
 }
 
-export type HoldDecision =
-  | { readonly state: 'apply' }
-  | { readonly state: 'held' | 'confirmed'; readonly record: SnapshotHeld };
+export type HoldDecision = { readonly state: 'apply' } | { readonly state: 'held' | 'confirmed'; readonly record: SnapshotHeld };
 
 /**
  * Whether a roles answer is applied now (docs/roles.md, "Held snapshots"): an answer that closes

@@ -47,7 +47,7 @@ const CASES: readonly Case[] = [
     name: 'a looping links.next',
     list: true,
     handler: (origin) => (_req, res, index) =>
-      sendJson(res, 200, listDocument([resource('a')], { next: `${origin()}/l/?page[number]=${index + 2}&t=${index}` })),
+      sendJson(res, 200, listDocument([resource('a')], { next: `${origin()}/l/?page[number]=${index + 2}&page[t]=${index}` })),
     code: ApiErrorCode.paginationLoop,
   },
   {

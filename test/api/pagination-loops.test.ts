@@ -33,13 +33,13 @@ async function endless(page: (n: number) => { ids: readonly string[]; next: stri
 
 describe('pagination loops are caught before api.maxPages', () => {
   it('the same resources again under a changing link: stopped after the second page', async () => {
-    const api = await endless((n) => ({ ids: ['a', 'b'], next: `filter[venue]=v1&page[number]=${n + 1}&page[size]=2&ts=${n}` }));
+    const api = await endless((n) => ({ ids: ['a', 'b'], next: `filter[venue]=v1&page[number]=${n + 1}&page[size]=2&page[ts]=${n}` }));
     const client = testClient(api.url);
     const error = await rejectionOf(drain(client));
     expect(error.code).toBe(ApiErrorCode.paginationLoop);
     expect(error.message).toBe(
       'venue-roles: GET /core/venue-roles/?filter[venue]=v1&page[number]=1&page[size]=2: pagination loops after 2 pages: page 2 holds the same 2 resources as page 1; ' +
-        'links.next /core/venue-roles/?filter[venue]=v1&page[number]=3&page[size]=2&ts=2 was not followed',
+        'links.next /core/venue-roles/?filter[venue]=v1&page[number]=3&page[size]=2&page[ts]=2 was not followed',
     );
     expect(error.details).toMatchObject({ retriable: false, stream: 'venue-roles', pages: 2, loop: 'same-resources' });
     expect(api.requests).toHaveLength(2);
@@ -47,7 +47,7 @@ describe('pagination loops are caught before api.maxPages', () => {
   });
 
   it('page[number] that does not advance: stopped after the first page', async () => {
-    const api = await endless((n) => ({ ids: [`r${n}`], next: `filter[venue]=v1&page[number]=1&page[size]=2&cursor=${n}` }));
+    const api = await endless((n) => ({ ids: [`r${n}`], next: `filter[venue]=v1&page[number]=1&page[size]=2&page[cursor]=${n}` }));
     const client = testClient(api.url);
     const error = await rejectionOf(drain(client));
     expect(error.code).toBe(ApiErrorCode.paginationLoop);
@@ -81,13 +81,13 @@ describe('pagination loops are caught before api.maxPages', () => {
 
 describe('api.maxPages', () => {
   it('a links.next that never repeats anything stops at the default cap, naming the stream, the scope and the last link without the token', async () => {
-    const api = await endless((n) => ({ ids: [`r${n}`], next: `filter[venue]=v1&page[number]=${n + 1}&page[size]=2&access_token=${TOKEN}` }));
+    const api = await endless((n) => ({ ids: [`r${n}`], next: `filter[venue]=v1&page[number]=${n + 1}&page[size]=2&page[access_token]=${TOKEN}` }));
     const client = testClient(api.url);
     const error = await rejectionOf(drain(client));
     expect(error.code).toBe(ApiErrorCode.tooManyPages);
     expect(error.message).toBe(
       `venue-roles: GET /core/venue-roles/?filter[venue]=v1&page[number]=1&page[size]=2 still had a links.next after ${DEFAULT_MAX_PAGES} pages (api.maxPages); ` +
-        `stopped before /core/venue-roles/?filter[venue]=v1&page[number]=${DEFAULT_MAX_PAGES + 1}&page[size]=2&access_token=***`,
+        `stopped before /core/venue-roles/?filter[venue]=v1&page[number]=${DEFAULT_MAX_PAGES + 1}&page[size]=2&page[access_token]=***`,
     );
     expect(error.hint).toContain(`raise api.maxPages (now ${DEFAULT_MAX_PAGES})`);
     expect(error.details).toMatchObject({ retriable: false, stream: 'venue-roles', maxPages: DEFAULT_MAX_PAGES });

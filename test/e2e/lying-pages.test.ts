@@ -75,7 +75,9 @@ async function figure(name: string, run: CliResult, path: string): Promise<void>
   const errors = await syncErrors(path);
   const codes = [...new Set(errors.map((error) => `${error.stream} ${error.code}`))].join(', ') || 'none';
   const warned = run.stderr.split('\n').filter((line) => /"level":40/.test(line)).length;
-  console.log(`${name}: exit ${run.code}, venue roles 13 -> ${venue}, project roles 3 -> ${project}, sync_errors ${errors.length} (${codes}), warnings ${warned}`);
+  console.log(
+    `${name}: exit ${run.code}, venue roles 13 -> ${venue}, project roles 3 -> ${project}, sync_errors ${errors.length} (${codes}), warnings ${warned}`,
+  );
 }
 
 async function syncErrors(path: string): Promise<{ stream: string; code: string }[]> {
@@ -160,7 +162,9 @@ it('(c) an empty roles answer is held for a run, then applied when the next run 
   expect(held.stderr).toMatch(new RegExp(`would close ${open} of ${open} open venue-roles of ${venue}`));
   expect(await counts(fixture.warehousePath)).toEqual({ venue: 13, project: 3 });
   const [first] = await queryRows(fixture.warehousePath, `SELECT detail FROM sync_runs ORDER BY started_at DESC LIMIT 1`);
-  expect(JSON.parse(String(first!.detail)).snapshotsHeld).toEqual([{ stream: 'venue-roles', scope: venue, open, wouldClose: open, heldSince: expect.any(String) }]);
+  expect(JSON.parse(String(first!.detail)).snapshotsHeld).toEqual([
+    { stream: 'venue-roles', scope: venue, open, wouldClose: open, heldSince: expect.any(String) },
+  ]);
 
   // The next run reads the same empty list: now it is taken at its word.
   const confirmed = await sync();
@@ -168,7 +172,9 @@ it('(c) an empty roles answer is held for a run, then applied when the next run 
   expect(confirmed.code, describeRun(confirmed)).toBe(0);
   expect(await counts(fixture.warehousePath)).toEqual({ venue: 13 - open, project: 3 });
   const [second] = await queryRows(fixture.warehousePath, `SELECT detail FROM sync_runs ORDER BY started_at DESC LIMIT 1`);
-  expect(JSON.parse(String(second!.detail)).snapshotsConfirmed).toEqual([{ stream: 'venue-roles', scope: venue, open, wouldClose: open, heldSince: expect.any(String) }]);
+  expect(JSON.parse(String(second!.detail)).snapshotsConfirmed).toEqual([
+    { stream: 'venue-roles', scope: venue, open, wouldClose: open, heldSince: expect.any(String) },
+  ]);
 });
 
 it('(c) a held answer the next run does not repeat is dropped: the roles stay as the API lists them', async () => {
