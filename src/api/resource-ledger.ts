@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { JsonApiListDocument, JsonApiResource } from './jsonapi.js';
 
 /** Where a resource sat in the list: 1-based page, 0-based index in its `data`. */
@@ -17,18 +16,20 @@ export interface ListRepeat {
 }
 
 interface Seen {
-  readonly digest: string;
+  readonly resource: JsonApiResource;
   readonly page: number;
   readonly index: number;
 }
 
 /**
- * The resources one list has held so far, by type and id, each with a digest of its content
- * (docs/roles.md, "Lists read page by page"). A list paged while it changes (an offset that
- * shifts when a resource is added or removed) shows one resource twice and skips another; the
- * skipped one is invisible, but the repeat is not, and a snapshot read from such a list would
- * close a role that still exists. Memory: one entry (~150 bytes) per resource of the list, next to
- * the resources themselves, which the caller keeps anyway until the list ends.
+ * The resources one list has held so far, by type and id (docs/roles.md, "Lists read page by
+ * page"). A list paged while it changes (an offset that shifts when a resource is added or
+ * removed) shows one resource twice and skips another; the skipped one is invisible, but the
+ * repeat is not, and a snapshot read from such a list would close a role that still exists.
+ * Memory: one map entry per resource, pointing at the resource itself, which every caller keeps
+ * anyway until its list ends. Content is compared only for an id seen twice: digesting every
+ * role as it arrived cost 16-21 µs of CPU a resource (100,000 simulator roles: 1.6-2.1 s, 3-4
+ * times a JSON stringify and parse of them); the map alone costs 2-3 µs (0.2-0.26 s).
  */
 export class ResourceLedger {
   private readonly seen = new Map<string, Seen>();
@@ -37,28 +38,26 @@ export class ResourceLedger {
   check(page: JsonApiListDocument, pageCount: number): ListRepeat | undefined {
     for (const [index, resource] of page.data.entries()) {
       const key = `${resource.type}\u0000${resource.id}`;
-      const digest = contentDigest(resource);
       const earlier = this.seen.get(key);
       if (earlier !== undefined) {
         return {
-          kind: earlier.digest === digest ? 'repeated' : 'contradictory',
+          kind: sameContent(earlier.resource, resource) ? 'repeated' : 'contradictory',
           type: resource.type,
           id: resource.id,
           first: { page: earlier.page, index: earlier.index },
           again: { page: pageCount, index },
         };
       }
-      this.seen.set(key, { digest, page: pageCount, index });
+      this.seen.set(key, { resource, page: pageCount, index });
     }
     return undefined;
   }
 }
 
 /** Attributes and relationships, keys sorted at every level: the same content in another key order is the same. */
-function contentDigest(resource: JsonApiResource): string {
-  const hash = createHash('sha1');
-  hash.update(canonicalJson({ attributes: resource.attributes, relationships: resource.relationships ?? null }));
-  return hash.digest('base64');
+function sameContent(a: JsonApiResource, b: JsonApiResource): boolean {
+  const content = (resource: JsonApiResource): string => canonicalJson({ attributes: resource.attributes, relationships: resource.relationships ?? null });
+  return content(a) === content(b);
 }
 
 export function canonicalJson(value: unknown): string {
