@@ -1,4 +1,4 @@
--- 007_role_snapshot_holds: roles answers held back instead of applied (docs/roles.md, "Held
+-- 007_role_snapshot_holds: roles answers held back instead of applied (docs/warehouse.md, "Held
 -- snapshots"). An answer that would close more than half of a venue's or project's open roles is
 -- applied only when a later run reads the same answer again; until then its scope has one row
 -- here and its roles stay as they were. Rows are few (the scopes held now): normally none.

@@ -26,9 +26,9 @@ export const ApiErrorCode = {
   /** A pagination link that points to another origin (the token stays home). */
   foreignLink: 'VENUE_API_FOREIGN_LINK',
   paginationLoop: 'VENUE_API_PAGINATION_LOOP',
-  /** A links.next to another list: another path, or other parameters than the page's (docs/roles.md). */
+  /** A links.next to another list: another path, or other parameters than the page's (docs/api-assumptions.md). */
   paginationLink: 'VENUE_API_PAGINATION_LINK',
-  /** A resource a list already held, listed again with the same content (docs/roles.md). */
+  /** A resource a list already held, listed again with the same content (docs/api-assumptions.md). */
   paginationDuplicate: 'VENUE_API_PAGINATION_DUPLICATE',
   /** A resource listed twice with different content; the same code as a point sent twice. */
   contradictoryValues: 'VENUE_API_CONTRADICTORY_VALUES',

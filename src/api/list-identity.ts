@@ -1,7 +1,7 @@
 /**
  * Which list a URL asks for: its path and every query parameter but the page parameters. A
- * links.next must name the same list as the first request (docs/roles.md, "Lists read page by
- * page"): a next page of another venue's roles, read as this venue's, would close every role the
+ * links.next must name the same list as the first request (docs/api-assumptions.md, "Lists read page
+ * by page"): a next page of another venue's roles, read as this venue's, would close every role the
  * other list lacks. What a server may change from page to page is the `page` family alone
  * (JSON:API reserves it for pagination): `page[number]`, `page[size]` (a server may clamp it),
  * or a `page[cursor]` instead of a number.

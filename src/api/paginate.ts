@@ -29,7 +29,7 @@ export const DEFAULT_MAX_PAGES = 1_000;
 const noRedaction = (text: string): string => text;
 
 /**
- * Page-based pagination (docs/api-assumptions.md; docs/roles.md, "Lists read page by page"):
+ * Page-based pagination (docs/api-assumptions.md; docs/api-assumptions.md, "Lists read page by page"):
  * follows `links.next` until it is null or absent. A list without `links` is a single page. The
  * next link is checked before it is requested: another origin is refused, so is a link to
  * another list (another path, or parameters other than the page's), a loop (see PageLoopGuard)

@@ -22,8 +22,8 @@ interface Seen {
 }
 
 /**
- * The resources one list has held so far, by type and id (docs/roles.md, "Lists read page by
- * page"). A list paged while it changes (an offset that shifts when a resource is added or
+ * The resources one list has held so far, by type and id (docs/api-assumptions.md, "Lists read page
+ * by page"). A list paged while it changes (an offset that shifts when a resource is added or
  * removed) shows one resource twice and skips another; the skipped one is invisible, but the
  * repeat is not, and a snapshot read from such a list would close a role that still exists.
  * Memory: one map entry per resource, pointing at the resource itself, which every caller keeps

@@ -50,7 +50,7 @@ export interface FoundRole {
 }
 
 /**
- * One row per role of a snapshot (docs/roles.md). Role ids are UUIDs, compared in any case, as
+ * One row per role of a snapshot (docs/warehouse.md, "One row per role"). Role ids are UUIDs, compared in any case, as
  * the warehouse stores them: a role listed twice (the page loop already refuses the same id
  * twice; this catches `ABC…` and `abc…`) with the same content is one role; with other content it
  * fails the slice with VENUE_API_CONTRADICTORY_VALUES, like a point sent twice with two values.

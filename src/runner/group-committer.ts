@@ -31,7 +31,7 @@ export interface GroupCommitterOptions {
   readonly moreComing?: () => boolean;
   /** Told of each committed slice with the rows the warehouse wrote for it (the run summary per stream). */
   readonly onCommitted?: (commit: SliceCommit, rowsWritten: number) => void;
-  /** Told of the roles snapshots a commit held back or confirmed (docs/roles.md, "Held snapshots"). */
+  /** Told of the roles snapshots a commit held back or confirmed (docs/warehouse.md, "Held snapshots"). */
   readonly onSnapshots?: (notes: readonly SnapshotNote[]) => void;
 }
 

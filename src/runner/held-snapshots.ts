@@ -12,7 +12,7 @@ export const MAX_RECORDED = 100;
 export const SNAPSHOT_HELD_CODE = 'VENUE_ROLES_SNAPSHOT_HELD';
 
 /**
- * The roles snapshots a run held back or applied after a hold (docs/roles.md, "Held snapshots"):
+ * The roles snapshots a run held back or applied after a hold (docs/warehouse.md, "Held snapshots"):
  * each is a warning in the log when its group commits, one line in the run summary, and a record
  * in `sync_runs.detail` (`snapshotsHeld`, `snapshotsConfirmed`) for a notification to pick up.
  */

@@ -27,7 +27,7 @@ export interface CommitSlicesResult {
   readonly rowsBySlice: readonly number[];
   /** Cursors that moved. */
   readonly cursorsMoved: number;
-  /** Roles snapshots held (not applied), and held ones a later run confirmed (applied now): docs/roles.md. */
+  /** Roles snapshots held (not applied), and held ones a later run confirmed (applied now): docs/warehouse.md, "Held snapshots". */
   readonly snapshots: readonly SnapshotNote[];
 }
 

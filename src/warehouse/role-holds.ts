@@ -6,7 +6,7 @@ import { sql } from './sql-files.js';
 export type RoleKind = 'venue' | 'project';
 
 /**
- * A roles answer that was not applied, or was applied only now (docs/roles.md, "Held
+ * A roles answer that was not applied, or was applied only now (docs/warehouse.md, "Held
  * snapshots"). The run records each in `sync_runs.detail.snapshotsHeld` /
  * `snapshotsConfirmed`, for a notification to pick up (event `snapshot.held`).
  */
@@ -81,7 +81,7 @@ export async function readRoleHolds(session: Pick<Session, 'all'>): Promise<Map<
 /**
  * "Most" of a scope's roles: more than half. A venue whose only role goes is held too; one of
  * two roles going is not. An answer cut short after its first page of three is caught (two thirds
- * close); one cut after its second page of three is not (docs/roles.md says so).
+ * close); one cut after its second page of three is not (docs/warehouse.md says so).
  */
 export function closesMost(open: number, wouldClose: number): boolean {
   return open > 0 && wouldClose * 2 > open;
@@ -103,7 +103,7 @@ export interface HoldInput {
 export type HoldDecision = { readonly state: 'apply' } | { readonly state: 'held' | 'confirmed'; readonly record: SnapshotHeld };
 
 /**
- * Whether a roles answer is applied now (docs/roles.md, "Held snapshots"): an answer that closes
+ * Whether a roles answer is applied now (docs/warehouse.md, "Held snapshots"): an answer that closes
  * most of the scope's roles is held, and applied when a later run reads the very same answer
  * (`confirmed`). Any other answer is applied and drops the scope's hold.
  */

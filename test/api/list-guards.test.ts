@@ -1,5 +1,5 @@
 /**
- * The guards every paged list goes through (docs/roles.md, "Lists read page by page"): a
+ * The guards every paged list goes through (docs/api-assumptions.md, "Lists read page by page"): a
  * links.next must name the same list (only page parameters may change), and a list must not hold
  * a resource twice. Legitimate servers (relative links, parameters reordered or encoded
  * otherwise, cursors, a page size the server changes) read to the end.

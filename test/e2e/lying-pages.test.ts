@@ -1,5 +1,5 @@
 /**
- * Lying pages of the roles lists, end to end (docs/roles.md): the built CLI syncs the roles and
+ * Lying pages of the roles lists, end to end (docs/api-assumptions.md, docs/warehouse.md): the built CLI syncs the roles and
  * accounts of 3 venues with `api.pageSize: 2` (13 current venue roles, 3 project roles) through a
  * proxy in front of the simulator that rewrites the lists. A links.next that leaves the list, a
  * resource listed twice or a role listed twice with other content fails its slice and changes
@@ -174,7 +174,7 @@ it(
     expect(held.code, describeRun(held)).toBe(0);
     expect(held.stderr).toMatch(new RegExp(`would close ${open} of ${open} open venue-roles of ${venue}`));
     expect(await counts(fixture.warehousePath)).toEqual({ venue: 13, project: 3 });
-    // The query docs/roles.md gives a notification: the held snapshots of every run that had some.
+    // The query docs/warehouse.md gives a notification: the held snapshots of every run that had some.
     const runs = await queryRows(
       fixture.warehousePath,
       `SELECT run_id, finished_at, detail->'snapshotsHeld' AS held FROM sync_runs WHERE detail->>'snapshotsHeldTotal' IS NOT NULL ORDER BY run_id DESC`,

@@ -1,6 +1,6 @@
 /**
  * One row per role in a snapshot (a role listed twice with other content fails the slice, not
- * the run), and what a run says about the snapshots it held (docs/roles.md).
+ * the run), and what a run says about the snapshots it held (docs/warehouse.md, "Roles").
  */
 import { describe, expect, it } from 'vitest';
 import { oneRowPerRole, type FoundRole, type RoleSnapshotRow } from '../../src/normalize/index.js';

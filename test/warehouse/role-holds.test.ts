@@ -1,5 +1,5 @@
 /**
- * Held roles snapshots (docs/roles.md, "Held snapshots"): an answer that would close most of a
+ * Held roles snapshots (docs/warehouse.md, "Held snapshots"): an answer that would close most of a
  * scope's open roles is not applied until a later run reads the very same answer.
  */
 import { describe, expect, it } from 'vitest';
