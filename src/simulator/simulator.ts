@@ -18,6 +18,12 @@ export interface Simulator extends SimulatorControls {
   readonly token: string;
   /** What the endpoints serve right now (current revision and roles). */
   readonly truth: GroundTruth;
+  /**
+   * Resolves once every API request received so far has been answered and is in `requests`
+   * (a `slow` answer is logged when its drip ends or its client hangs up): wait on it before
+   * reading the log after a client went away.
+   */
+  settled(): Promise<void>;
   /** Closes the server and its open sockets at once. */
   close(): Promise<void>;
 }
@@ -83,6 +89,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     url: { value: server.url, enumerable: true },
     token: { value: config.token, enumerable: true },
     truth: { value: truth, enumerable: true },
+    settled: { value: () => server.settled(), enumerable: true },
     close: { value: () => server.close(), enumerable: true },
   }) as Simulator;
 }

@@ -50,6 +50,12 @@ export interface FaultRule {
   readonly rate: number;
   /** Only requests to this stream (path segment); all API requests when absent. */
   readonly stream?: string;
+  /**
+   * Only the N-th request of a URL (1: the first; a retry is the next). Such a rule is a
+   * schedule: decided before the rules without one (see decideFaults), so `500=1#1` makes
+   * every URL fail once, whatever else the spec draws.
+   */
+  readonly attempt?: number;
 }
 
 export interface FaultSpec {
@@ -67,9 +73,12 @@ const UTC_OFFSET = /^[+-](0\d|1[0-4]):[0-5]\d$/;
 
 const NO_FAULTS: FaultSpec = { rules: [] };
 
+/** Highest `#ATTEMPT`; venue-etl itself makes at most 21 attempts (api.maxRetries is at most 20). */
+const MAX_ATTEMPT = 100;
+
 export const FAULT_SPEC_GRAMMAR =
-  'comma-separated KIND=RATE[@STREAM] (RATE 0..1), retry-after=SECONDS, slow-ms=MS, utc-offset=±HH:MM; KIND one of ' +
-  `${FAULT_KINDS.join(', ')}; e.g. 429=0.1,500=0.05,reset=0.02@venue-roles,retry-after=2`;
+  'comma-separated KIND=RATE[@STREAM][#ATTEMPT] (RATE 0..1; #N: only the N-th request of a URL), retry-after=SECONDS, slow-ms=MS, ' +
+  `utc-offset=±HH:MM; KIND one of ${FAULT_KINDS.join(', ')}; e.g. 429=0.1,500=0.05,reset=0.02@venue-roles,503=1@venue-roles#1,retry-after=2`;
 
 export class FaultSpecError extends EtlError {
   constructor(readonly problems: readonly string[]) {
@@ -87,6 +96,7 @@ const FaultSpecSchema = z.object({
         .string()
         .refine((s) => FAULT_STREAMS.includes(s), 'unknown stream')
         .optional(),
+      attempt: z.number().int().min(1).max(MAX_ATTEMPT).optional(),
     }),
   ),
   retryAfterSeconds: z.number().int().min(0).max(86_400).optional(),
@@ -104,21 +114,22 @@ export function parseFaultSpec(text: string): FaultSpec {
   let slowMs: number | undefined;
   let utcOffset: string | undefined;
   for (const item of trimmed.split(',').map((part) => part.trim())) {
-    const match = /^([a-z0-9-]+)=([^@]*)(?:@(.*))?$/.exec(item);
+    const match = /^([a-z0-9-]+)=([^@#]*)(?:@([^#]*))?(?:#(.*))?$/.exec(item);
     if (!match) {
-      problems.push(`"${item}" is not KIND=RATE[@STREAM]`);
+      problems.push(`"${item}" is not KIND=RATE[@STREAM][#ATTEMPT]`);
       continue;
     }
-    const [, name = '', value = '', stream] = match;
+    const [, name = '', value = '', stream, attemptText] = match;
+    const qualified = stream !== undefined || attemptText !== undefined;
     if (name === 'retry-after' || name === 'slow-ms') {
       const number = /^\d+$/.test(value) ? Number(value) : NaN;
-      if (stream !== undefined || Number.isNaN(number)) problems.push(`${name} needs a whole number, got "${item}"`);
+      if (qualified || Number.isNaN(number)) problems.push(`${name} needs a whole number, got "${item}"`);
       else if (name === 'retry-after') retryAfterSeconds = number;
       else slowMs = number;
       continue;
     }
     if (name === 'utc-offset') {
-      if (stream !== undefined || !UTC_OFFSET.test(value)) problems.push(`utc-offset needs ±HH:MM (up to ±14:00), got "${item}"`);
+      if (qualified || !UTC_OFFSET.test(value)) problems.push(`utc-offset needs ±HH:MM (up to ±14:00), got "${item}"`);
       else utcOffset = value;
       continue;
     }
@@ -131,7 +142,9 @@ export function parseFaultSpec(text: string): FaultSpec {
     if (stream !== undefined && !FAULT_STREAMS.includes(stream)) {
       problems.push(`unknown stream "${stream}" in "${item}" (one of ${FAULT_STREAMS.join(', ')})`);
     }
-    rules.push({ kind: name as FaultKind, rate, ...(stream === undefined ? {} : { stream }) });
+    const attempt = attemptText === undefined ? undefined : /^[1-9]\d*$/.test(attemptText) ? Number(attemptText) : NaN;
+    if (attempt !== undefined && !(attempt <= MAX_ATTEMPT)) problems.push(`#ATTEMPT of ${name} must be a whole number from 1 to ${MAX_ATTEMPT}, got "${item}"`);
+    rules.push({ kind: name as FaultKind, rate, ...(stream === undefined ? {} : { stream }), ...(attempt === undefined ? {} : { attempt }) });
   }
   if (problems.length > 0) throw new FaultSpecError(problems);
   return checked({
@@ -151,14 +164,24 @@ export function toFaultSpec(input: string | FaultSpec | undefined): FaultSpec {
   return checked(parsed.data as FaultSpec);
 }
 
-/** Response faults are exclusive: on any one stream their rates must fit into 1. */
+/**
+ * Response faults are exclusive: on any one stream their rates must fit into 1 — those of the
+ * rules without `#ATTEMPT` together, and those scheduled for each attempt together (a schedule
+ * is decided first, the rest only when it did not hit).
+ */
 function checked(spec: FaultSpec): FaultSpec {
   const exclusive = spec.rules.filter((rule) => (RESPONSE_FAULTS as readonly string[]).includes(rule.kind));
   const scopes = new Set<string | undefined>([undefined, ...exclusive.map((rule) => rule.stream)]);
+  const attempts = new Set<number | undefined>([undefined, ...exclusive.map((rule) => rule.attempt)]);
   for (const scope of scopes) {
-    const sum = exclusive.filter((rule) => rule.stream === undefined || rule.stream === scope).reduce((acc, rule) => acc + rule.rate, 0);
-    if (sum > 1 + 1e-9) {
-      throw new FaultSpecError([`response fault rates add up to ${sum.toFixed(3)} (more than 1)${scope ? ` on ${scope}` : ''}`]);
+    for (const attempt of attempts) {
+      const sum = exclusive
+        .filter((rule) => (rule.stream === undefined || rule.stream === scope) && rule.attempt === attempt)
+        .reduce((acc, rule) => acc + rule.rate, 0);
+      if (sum > 1 + 1e-9) {
+        const where = `${scope ? ` on ${scope}` : ''}${attempt ? ` at #${attempt}` : ''}`;
+        throw new FaultSpecError([`response fault rates add up to ${sum.toFixed(3)} (more than 1)${where}`]);
+      }
     }
   }
   return spec;

@@ -10,6 +10,11 @@ export interface RecordedRequest {
   readonly status: number;
   /** The injected fault(s), comma-separated (`429`, `drift-extra,drift-version`, …). */
   readonly fault?: string;
+  /**
+   * Which request of this URL it was, as the fault decision counted it (1 for the first; the
+   * `#ATTEMPT` of a fault rule). Absent for a request the rate limit refused (it draws no fault).
+   */
+  readonly attempt?: number;
   /** When the request arrived (ISO 8601). */
   readonly at: string;
 }

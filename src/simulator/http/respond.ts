@@ -79,22 +79,39 @@ export async function sendFault(response: ServerResponse, fault: ResponseFault, 
       response.write(bytes.subarray(0, Math.floor(bytes.length / 2)), () => response.destroy());
       return status;
     }
-    case 'slow': {
-      const { status, headers, body } = answer();
-      const bytes = Buffer.from(JSON.stringify(body));
-      response.writeHead(status, { ...headers, 'Content-Type': JSONAPI_MEDIA_TYPE, 'Content-Length': bytes.length });
-      const chunks = 10;
-      const step = Math.ceil(bytes.length / chunks);
-      try {
-        for (let i = 0; i < bytes.length; i += step) {
-          await delay(settings.slowMs / chunks, undefined, { signal: settings.signal });
-          response.write(bytes.subarray(i, i + step));
-        }
-        response.end();
-      } catch {
-        response.destroy();
-      }
-      return status;
-    }
+    case 'slow':
+      return sendSlowly(response, answer(), settings);
   }
+}
+
+/**
+ * The full answer, its body dripped in ten parts over `slowMs`. The drip stops when the client
+ * hangs up (a client that gave up waits for nothing more, and the request is logged then, not
+ * `slowMs` later) or the simulator closes.
+ */
+async function sendSlowly(response: ServerResponse, { status, headers, body }: ApiAnswer, settings: FaultSettings): Promise<number> {
+  const bytes = Buffer.from(JSON.stringify(body));
+  response.writeHead(status, { ...headers, 'Content-Type': JSONAPI_MEDIA_TYPE, 'Content-Length': bytes.length });
+  // The headers at once, as a server streaming its answer sends them: only the body is slow.
+  response.flushHeaders();
+  const stop = new AbortController();
+  const abort = (): void => stop.abort();
+  settings.signal.addEventListener('abort', abort, { once: true });
+  response.once('close', abort);
+  const chunks = 10;
+  const step = Math.ceil(bytes.length / chunks);
+  try {
+    if (settings.signal.aborted || response.destroyed) abort();
+    for (let i = 0; i < bytes.length; i += step) {
+      await delay(settings.slowMs / chunks, undefined, { signal: stop.signal });
+      response.write(bytes.subarray(i, i + step));
+    }
+    response.end();
+  } catch {
+    response.destroy();
+  } finally {
+    settings.signal.removeEventListener('abort', abort);
+    response.off('close', abort);
+  }
+  return status;
 }

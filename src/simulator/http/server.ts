@@ -28,6 +28,8 @@ export interface ServerDependencies extends ApiDependencies {
 
 export interface RunningServer {
   readonly url: string;
+  /** Resolves once no API request is being answered (each one answered is in the log). */
+  settled(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -40,10 +42,12 @@ export async function listen(deps: ServerDependencies, port: number, host: strin
   const sockets = new Set<Socket>();
   // Set once listening, before any request can arrive.
   let url = '';
+  // The API requests being answered: a test reads the log once they are all in it.
+  const answering = new Set<Promise<void>>();
   const server = createServer((request, response) => {
     const handled = request.url?.startsWith(CONTROL_PREFIX)
       ? handleControl(request, response, deps.token, deps.controls)
-      : handleApi(request, response, deps, url, closing.signal);
+      : track(answering, handleApi(request, response, deps, url, closing.signal));
     handled.catch((error: unknown) => {
       // A bug must not take the whole simulator down: answer 500 if still possible.
       if (!response.headersSent) {
@@ -65,6 +69,9 @@ export async function listen(deps: ServerDependencies, port: number, host: strin
   url = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
   return {
     url,
+    async settled() {
+      while (answering.size > 0) await Promise.allSettled([...answering]);
+    },
     close: () =>
       new Promise<void>((resolve) => {
         closing.abort();
@@ -84,7 +91,8 @@ async function handleApi(request: IncomingMessage, response: ServerResponse, dep
   // draws no fault (its retry gets the draw the request would have had).
   const waitMs = deps.rateLimiter?.take(request.headers.authorization ?? '', performance.now()) ?? 0;
   const spec: FaultSpec = deps.controls.faults;
-  const decision = waitMs > 0 ? undefined : decideFaults(deps.seed, spec, url, stream, deps.log.nextOrdinal(url));
+  const ordinal = waitMs > 0 ? undefined : deps.log.nextOrdinal(url);
+  const decision = ordinal === undefined ? undefined : decideFaults(deps.seed, spec, url, stream, ordinal);
   if (deps.latencyMs > 0) {
     try {
       await delay(deps.latencyMs, undefined, { signal });
@@ -130,10 +138,18 @@ async function handleApi(request: IncomingMessage, response: ServerResponse, dep
     headers: flattenHeaders(request),
     status,
     ...(fault === undefined ? {} : { fault }),
+    ...(ordinal === undefined ? {} : { attempt: ordinal + 1 }),
     at,
   };
   deps.log.add(entry);
   deps.onRequest?.(entry);
+}
+
+function track(pending: Set<Promise<void>>, work: Promise<void>): Promise<void> {
+  pending.add(work);
+  const forget = (): boolean => pending.delete(work);
+  work.then(forget, forget);
+  return work;
 }
 
 function splitOnce(text: string, separator: string): [string, string] {
