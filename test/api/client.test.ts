@@ -3,7 +3,6 @@ import { describe, expect, it } from 'vitest';
 import { ApiErrorCode, isListDocument } from '../../src/api/index.js';
 import {
   captureLog,
-  delay,
   expectApiError,
   listDocument,
   rejectionOf,
@@ -60,13 +59,14 @@ describe('requests', () => {
   });
 
   it('stops at once when the caller aborts, without retrying', async () => {
-    const api = await serve((_req, res) => {
-      setTimeout(() => sendJson(res, 200, singleDocument()), 1_000).unref();
-    });
+    // The API never answers: the abort, once the request has arrived, is the only way out.
+    let arrived!: () => void;
+    const asked = new Promise<void>((resolve) => (arrived = resolve));
+    const api = await serve(() => arrived());
     const client = testClient(api.url);
     const controller = new AbortController();
     const pending = client.getDocument('/x/', { signal: controller.signal });
-    await delay(50);
+    await asked;
     controller.abort();
     const error = await rejectionOf(pending);
     expect(error.code).toBe(ApiErrorCode.aborted);

@@ -7,7 +7,6 @@ import { assertBuilt, childEnv, CLI, describeRun, runCli, startFixture, todayUtc
 import { queryRows } from '../e2e/warehouse-reads.js';
 import { AUTH, startServe, writeServeConfig, type Serve } from '../serve/serve-child.js';
 import { eventBody } from '../receiver/helpers.js';
-import { freePort } from '../free-port.js';
 import { waitForOutput } from '../wait.js';
 
 const COMMAND_NAMES = [
@@ -111,10 +110,9 @@ describe('the receiver inside serve', () => {
 
   it('takes POST /users (no trailing slash) like POST /users/', async () => {
     fixture = await startFixture({ sim: { venues: 1, days: 5 } });
-    const port = await freePort();
     const never = '0 0 1 1 *';
-    const config = writeServeConfig(fixture, port, { 'nightly-sync': never, 'roles-snapshot': never, 'parquet-export': never });
-    serve = await startServe(fixture, config, port);
+    const config = writeServeConfig(fixture, 0, { 'nightly-sync': never, 'roles-snapshot': never, 'parquet-export': never });
+    serve = await startServe(fixture, config, 0);
     const headers = { 'content-type': 'application/json', authorization: AUTH };
     const bare = await fetch(`${serve.url}/users`, { method: 'POST', headers, body: eventBody({ visits: 1 }) });
     expect(bare.status).toBe(200);

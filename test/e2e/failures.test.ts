@@ -190,7 +190,15 @@ describe('a backfill with a failing stream', () => {
 describe('an unreliable API', () => {
   it('retries through throttling, 5xx, resets and cut bodies and loads exactly the truth', async () => {
     fx = await startFixture({
-      sim: { venues: 2, seed: 5, faults: '429=0.1,500=0.05,reset=0.02,truncate=0.02' },
+      // Drawn at random per (URL, attempt), and each kind also scheduled on the first requests of
+      // one stream: every kind is met whatever the date (the URLs, so the draws, change daily).
+      sim: {
+        venues: 2,
+        seed: 5,
+        faults:
+          '429=0.1,500=0.05,reset=0.02,truncate=0.02,' +
+          '429=1@venue-devices-history#1,500=1@venue-users-history#1,reset=1@venue-devices-summary#1,truncate=1@venue-devices-summary#2',
+      },
       config: { sync: { startDate: addDays(today, -10) }, api: { maxRetries: 12 } },
     });
     const run = await fx.cli(['sync']);
@@ -203,8 +211,7 @@ describe('an unreliable API', () => {
     expect(diffMaps(await storedSummaries(fx.warehousePath, range), expectedSummaries(fx.sim, range))).toEqual(NO_DIFF);
 
     const injected = fx.sim.requests.filter((r) => r.fault !== undefined);
-    const kinds = new Set(injected.map((r) => r.fault));
-    expect(kinds.has('429') && kinds.has('500')).toBe(true);
+    expect(new Set(injected.map((r) => r.fault))).toEqual(new Set(['429', '500', 'reset', 'truncate']));
     const retries = summaryNumber(run.stdout, /\(([\d,]+) retries\)/);
     expect(retries).toBeGreaterThan(0);
     // Each injected fault cost one retry. The run counts its own requests: faults on the token

@@ -38,7 +38,7 @@ import { budget, reportFigure, reportTable, size } from './figures.js';
 import { diffExportWithWarehouse } from './parquet-reads.js';
 import { postRaw, startReceiverChild } from './receiver-child.js';
 import { waitForOutput } from '../wait.js';
-import { freePort } from '../free-port.js';
+import { receiverUrl } from '../serve/serve-child.js';
 
 const AUTH_ENV = 'VENUE_RECEIVER_AUTHORIZATION';
 const AUTH = `Basic ${Buffer.from('platform:contention-test').toString('base64')}`;
@@ -76,9 +76,8 @@ const outcome = (command: string, run: CliResult): Outcome => {
 it(
   'serve and CLI commands share the warehouse: clear messages for whoever waits or stops, nothing corrupt',
   async () => {
-    const port = await freePort();
     const c = readConfigDocument(fx.configPath);
-    c.receiver = { enabled: true, authorization: `\${${AUTH_ENV}}`, port };
+    c.receiver = { enabled: true, authorization: `\${${AUTH_ENV}}`, port: 0 };
     c.schedule = { jobs: { 'nightly-sync': '*/2 * * * * *', 'parquet-export': '*/3 * * * * *', 'roles-snapshot': '*/5 * * * * *' } };
     writeFileSync(fx.configPath, JSON.stringify(c, null, 2));
     const env = childEnv({ [TOKEN_ENV]: fx.sim.token, [AUTH_ENV]: AUTH });
@@ -92,9 +91,8 @@ it(
     serve.stdout.on('data', (d: Buffer) => (serveOut += d.toString('utf8')));
     serve.stderr.on('data', (d: Buffer) => (serveOut += d.toString('utf8')));
     const serveExit = new Promise<number | null>((resolve) => serve.on('exit', (code) => resolve(code)));
-    await waitForOutput(serve, () => serveOut, /receiver listening/);
-    expect(serveOut).toMatch(/receiver listening/);
-    const url = `http://127.0.0.1:${port}`;
+    await waitForOutput(serve, () => serveOut, /"event receiver listening"/);
+    const url = receiverUrl(serveOut)!;
 
     // Events arrive all along, each delivered until acknowledged.
     const events = generateEvents(buildWorld(resolveOptions({ seed: 13, venues: 2, days: 60 })), size(300, 1500)).map((e) => e.json);

@@ -32,7 +32,7 @@ import { reportFigure, reportTable } from './figures.js';
 import { filesUnder, parquetText } from './parquet-reads.js';
 import { postRaw } from './receiver-child.js';
 import { waitForOutput } from '../wait.js';
-import { freePort } from '../free-port.js';
+import { receiverUrl } from '../serve/serve-child.js';
 
 const hex = (bytes: number): string => randomBytes(bytes).toString('hex');
 const TOKEN = `cnrytok${hex(12)}`;
@@ -255,9 +255,8 @@ it('no secret reaches a log, an output, the warehouse, the Parquet export, the j
   expect(echo.requests.some((r) => r.includes('/next?'))).toBe(false);
 
   // serve at trace: a scheduled sync, the receiver refusing near-miss credentials, accepting one event.
-  const port = await freePort();
   const serveConfig = config('serve', (c) => {
-    c.receiver = { enabled: true, authorization: `\${${AUTH_ENV}}`, port };
+    c.receiver = { enabled: true, authorization: `\${${AUTH_ENV}}`, port: 0 };
     c.schedule = { jobs: { 'nightly-sync': '*/2 * * * * *', 'parquet-export': '0 0 1 1 *', 'roles-snapshot': '0 0 1 1 *' } };
   });
   const serve = spawn(process.execPath, [CLI, 'serve', '--config', serveConfig, '--log-level', 'trace'], {
@@ -269,8 +268,8 @@ it('no secret reaches a log, an output, the warehouse, the Parquet export, the j
   serve.stdout.on('data', (d: Buffer) => (serveOut += d.toString('utf8')));
   serve.stderr.on('data', (d: Buffer) => (serveOut += d.toString('utf8')));
   const serveExit = new Promise<number | null>((resolve) => serve.on('exit', (code) => resolve(code)));
-  const url = `http://127.0.0.1:${port}`;
-  await waitForOutput(serve, () => serveOut, /receiver listening/);
+  await waitForOutput(serve, () => serveOut, /"event receiver listening"/);
+  const url = receiverUrl(serveOut)!;
   const event = JSON.stringify({ data: { user: { id: '0d6f7d0e-6a8f-4c43-9e1a-6a1b2c3d4e01', email: 'a@example.com' }, venue: { id: fx.venues[0] } } });
   const json = { 'content-type': 'application/json' };
   const replies = [

@@ -13,7 +13,6 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { afterEach, beforeAll, expect, it } from 'vitest';
 import { sendEvents } from '../../src/simulator/index.js';
 import { addDays, assertBuilt, CLI, queryRows, startFixture, todayUtc, type Fixture } from '../e2e/harness.js';
-import { freePort } from '../free-port.js';
 import { AUTH, startServe, writeServeConfig } from '../serve/serve-child.js';
 import { budget, reportFigure, reportTable, size } from './figures.js';
 
@@ -41,9 +40,8 @@ it(
     const rows = [];
     for (let trial = 0; trial < size(1, 3); trial++) {
       const fx = await fixture(0);
-      const port = await freePort();
-      const config = writeServeConfig(fx, port, { 'nightly-sync': NEVER, 'roles-snapshot': NEVER, 'parquet-export': NEVER });
-      const serve = await startServe(fx, config, port);
+      const config = writeServeConfig(fx, 0, { 'nightly-sync': NEVER, 'roles-snapshot': NEVER, 'parquet-export': NEVER });
+      const serve = await startServe(fx, config, 0);
       children.push(serve.child);
       const { stats, expected } = await sendEvents({ receiverBaseUrl: serve.url, authorization: AUTH, world: fx.sim.world, count: 300, concurrency: 8 });
       expect(stats.acknowledged).toBe(300);
@@ -120,8 +118,7 @@ it(
         const fx = await fixture(40);
         let stopped: Stopped;
         if (command === 'serve') {
-          const port = await freePort();
-          const config = writeServeConfig(fx, port, { 'nightly-sync': '* * * * * *', 'roles-snapshot': NEVER, 'parquet-export': NEVER });
+          const config = writeServeConfig(fx, 0, { 'nightly-sync': '* * * * * *', 'roles-snapshot': NEVER, 'parquet-export': NEVER });
           stopped = await stopTwice(fx, ['serve', '--config', config], 'SIGTERM', moment, /job started/);
         } else {
           const args = command === 'sync' ? ['sync'] : ['backfill', '--from', addDays(todayUtc(), -50), '--to', addDays(todayUtc(), -1)];

@@ -1,11 +1,13 @@
 /**
- * `venue-etl serve` as a child process (the built CLI): a config with a receiver on a free
- * port, start and wait for /healthz, read /healthz, wait for a condition.
+ * `venue-etl serve` as a child process (the built CLI): a config with a receiver on port 0 (the
+ * system picks a free one; the URL is read from serve's log), start and wait for /healthz,
+ * read /healthz, wait for a condition.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CLI, childEnv, type Fixture } from '../e2e/harness.js';
+import { waitForOutput } from '../wait.js';
 
 export const AUTH = 'Basic c2VydmUtdGVzdDpyZWNlaXZlci1zZWNyZXQ=';
 
@@ -17,6 +19,17 @@ export interface Serve {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
+/**
+ * The receiver's URL from serve's `event receiver listening` log line (JSON lines). Port 0 in
+ * the config avoids the race of a port found free and then taken by another process before
+ * serve binds it.
+ */
+export function receiverUrl(log: string): string | undefined {
+  const line = log.split('\n').find((l) => l.includes('"event receiver listening"'));
+  return line === undefined ? undefined : (JSON.parse(line) as { url: string }).url;
+}
+
+/** `port` 0: the system picks one (see receiverUrl); a fixed port for a test that restarts serve on the same URL. */
 export function writeServeConfig(fixture: Fixture, port: number, jobs: Record<string, string>): string {
   const path = join(fixture.dir, 'serve.config.json');
   fixture.writeConfig({}, path);
@@ -28,7 +41,7 @@ export function writeServeConfig(fixture: Fixture, port: number, jobs: Record<st
   return path;
 }
 
-/** Starts serve and waits until /healthz answers. */
+/** Starts serve and waits until its receiver listens and /healthz answers. */
 export async function startServe(fixture: Fixture, configPath: string, port: number, extraEnv: NodeJS.ProcessEnv = {}): Promise<Serve> {
   const child = spawn(process.execPath, [CLI, 'serve', '--config', configPath], {
     cwd: fixture.dir,
@@ -42,18 +55,12 @@ export async function startServe(fixture: Fixture, configPath: string, port: num
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.on('close', (code, signal) => resolve({ code, signal })),
   );
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`serve exited early (${child.exitCode}):\n${out}\n${err}`);
-    try {
-      if ((await fetch(`${url}/healthz`)).ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`serve did not answer /healthz:\n${out}\n${err}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  // Listening once it says so: then /healthz answers on that URL (the same server).
+  await waitForOutput(child, () => out + err, /"event receiver listening"/, 20_000);
+  const url = receiverUrl(out + err)!;
+  if (port !== 0 && url !== `http://127.0.0.1:${port}`) throw new Error(`serve listens on ${url}, not on port ${port}`);
+  const answer = await fetch(`${url}/healthz`);
+  if (!answer.ok) throw new Error(`serve answered /healthz with ${answer.status}:\n${out}\n${err}`);
   return { child, url, stdout: () => out, stderr: () => err, exited };
 }
 

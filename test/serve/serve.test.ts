@@ -25,9 +25,8 @@ describe('venue-etl serve', () => {
     // A slower API: a sync lasts longer than its one-second schedule.
     await fixture.close();
     fixture = await startFixture({ sim: { venues: 2, days: 30, latencyMs: 200 }, config: { sync: { windowDays: 7 } } });
-    const port = await freePort();
-    const config = writeServeConfig(fixture, port, { 'nightly-sync': '* * * * * *', 'roles-snapshot': '0 0 1 1 *', 'parquet-export': '0 0 1 1 *' });
-    running = await startServe(fixture, config, port);
+    const config = writeServeConfig(fixture, 0, { 'nightly-sync': '* * * * * *', 'roles-snapshot': '0 0 1 1 *', 'parquet-export': '0 0 1 1 *' });
+    running = await startServe(fixture, config, 0);
     const serve = running;
 
     // A second serve on the same warehouse is refused with a message naming the first.
@@ -70,9 +69,8 @@ describe('venue-etl serve', () => {
   });
 
   it('takes events while a sync runs, refuses none, and merges each distinct event once', async () => {
-    const port = await freePort();
-    const config = writeServeConfig(fixture, port, { 'nightly-sync': '*/2 * * * * *', 'roles-snapshot': '0 0 1 1 *', 'parquet-export': '0 0 1 1 *' });
-    running = await startServe(fixture, config, port);
+    const config = writeServeConfig(fixture, 0, { 'nightly-sync': '*/2 * * * * *', 'roles-snapshot': '0 0 1 1 *', 'parquet-export': '0 0 1 1 *' });
+    running = await startServe(fixture, config, 0);
     const serve = running;
     await until('a sync running', async () => ((await health(serve)).jobs.find((j) => j.name === 'nightly-sync')!.running ? true : undefined));
 
@@ -105,6 +103,8 @@ describe('venue-etl serve', () => {
   });
 
   it('loses no acknowledged event when killed with -9 while a sender posts and retries', async () => {
+    // A fixed port: the sender retries the same URL until serve is back. (Taken by another
+    // process between the kill and the restart, it would fail the restart, loudly.)
     const port = await freePort();
     const config = writeServeConfig(fixture, port, { 'nightly-sync': '0 0 1 1 *', 'roles-snapshot': '0 0 1 1 *', 'parquet-export': '0 0 1 1 *' });
     running = await startServe(fixture, config, port);

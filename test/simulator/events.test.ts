@@ -135,19 +135,17 @@ describe('upsert events (docs/api.md §6)', () => {
     const rejected = await sendEvents({ receiverBaseUrl: refused.url, authorization: 'Basic wrong', world, count: 3 });
     expect(rejected.stats).toMatchObject({ sent: 3, acknowledged: 0, retried: 0, failed: 3, statuses: { '401': 3 } });
 
+    // Three attempts each, two waits between them, then given up: counted, not timed.
     const broken = await receiver((_d, _a, res) => res.writeHead(500).end());
-    const started = performance.now();
     const exhausted = await sendEvents({ receiverBaseUrl: broken.url, authorization: AUTH, world, count: 2, maxAttempts: 3, baseBackoffMs: 5 });
     expect(exhausted.stats).toMatchObject({ acknowledged: 0, retried: 4, failed: 2, statuses: { '500': 6 } });
-    expect(performance.now() - started).toBeLessThan(2000);
   });
 
   it('stops retrying at the deadline rather than waiting out a long Retry-After', async () => {
     const { url } = await receiver((_d, _a, res) => res.writeHead(429, { 'Retry-After': '3600' }).end());
-    const started = performance.now();
     const result = await sendEvents({ receiverBaseUrl: url, authorization: AUTH, world, count: 1, deadlineMs: 1000 });
-    expect(result.stats).toMatchObject({ acknowledged: 0, failed: 1, retried: 0 });
-    expect(performance.now() - started).toBeLessThan(1000);
+    // No wait at all (`retried` counts the waits): a Retry-After past the deadline ends the delivery.
+    expect(result.stats).toMatchObject({ acknowledged: 0, failed: 1, retried: 0, statuses: { '429': 1 } });
   });
 
   it('orders deliveries: duplicates right after their original, or shuffled', () => {
