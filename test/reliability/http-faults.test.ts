@@ -12,7 +12,7 @@
  * client's deadline cut on a loaded machine is one more explained attempt, not a failure.
  */
 import { join } from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RecordedRequest } from '../../src/simulator/index.js';
 import {
   addDays,
@@ -60,15 +60,18 @@ async function fixture(faults?: string): Promise<Fixture> {
   return fx;
 }
 
-beforeAll(async () => {
-  assertBuilt();
-  const fx = await fixture();
-  const run = await fx.cli(['sync', '--log-level', 'debug'], { timeoutMs: 120_000 });
-  expect(run.code, describeRun(run)).toBe(0);
-  await fx.sim.settled();
-  const calls = reconcile(fx.sim.requests, run.stderr).calls;
-  clean = { sums: await checksums(fx.warehousePath, CONTENT_COLUMNS), calls, requests: [...calls.values()].reduce((n, c) => n + c, 0) };
-});
+beforeAll(
+  async () => {
+    assertBuilt();
+    const fx = await fixture();
+    const run = await fx.cli(['sync', '--log-level', 'debug'], { timeoutMs: 120_000 });
+    expect(run.code, describeRun(run)).toBe(0);
+    await fx.sim.settled();
+    const calls = reconcile(fx.sim.requests, run.stderr).calls;
+    clean = { sums: await checksums(fx.warehousePath, CONTENT_COLUMNS), calls, requests: [...calls.values()].reduce((n, c) => n + c, 0) };
+  },
+  budget(150_000, 400_000),
+);
 afterAll(async () => {
   await Promise.all(fixtures.map((fx) => fx.close()));
 });
@@ -160,8 +163,6 @@ interface Row {
   readonly kinds: string;
 }
 
-const rows: Row[] = [];
-
 async function runCase(c: (typeof CASES)[number]): Promise<{ row: Row; run: CliResult; unexplained: readonly string[] }> {
   const fx = await fixture(c.spec);
   const run = await fx.cli(['sync', '--log-level', 'debug'], { timeoutMs: 120_000 });
@@ -195,52 +196,58 @@ async function runCase(c: (typeof CASES)[number]): Promise<{ row: Row; run: CliR
   return { row, run, unexplained: ledger.unexplained };
 }
 
-it(
-  'retries every transient fault, alone and mixed, honours Retry-After and the deadline, and loads the fault-free data',
-  async () => {
-    // Four cases at a time, the longest (all mixed) first: most of a case is waiting
-    // (Retry-After, backoff, slow bodies).
-    const queue = [...CASES].reverse();
-    const results: Awaited<ReturnType<typeof runCase>>[] = [];
-    await Promise.all(
-      Array.from({ length: 4 }, async () => {
-        for (let c = queue.shift(); c !== undefined; c = queue.shift()) results.push(await runCase(c));
-      }),
+// One case is one sync: each guarded on its own, a little longer than the sync itself may run
+// (runCase: 120 s), rather than eleven syncs under one budget.
+const CASE_BUDGET_MS = budget(150_000, 400_000);
+const results = new Map<string, Awaited<ReturnType<typeof runCase>>>();
+
+afterAll(() => {
+  const rows = CASES.flatMap((c) => results.get(c.name)?.row ?? []);
+  if (rows.length === 0) return;
+  reportTable('HTTP fault matrix', rows);
+  const sum = (pick: (r: Row) => number): number => rows.reduce((n, r) => n + pick(r), 0);
+  const waited = rows.filter((r) => r.shortestWaitMs !== '-').map((r) => Number(r.shortestWaitMs) - RETRY_AFTER_S * 1000);
+  reportFigure('http-faults', {
+    cases: rows.length,
+    cleanAttempts: clean.requests,
+    faultsInjected: sum((r) => r.faults),
+    extraAttempts: sum((r) => Math.abs(r.extraAttempts)),
+    unexplainedAttempts: sum((r) => r.unexplained),
+    deadlineCutUnfaulted: sum((r) => r.deadlineCut),
+    slowAbandoned: `${sum((r) => Number(r.slowAbandoned.split('/')[0]))}/${sum((r) => Number(r.slowAbandoned.split('/')[1]))}`,
+    shortestWaitVsRetryAfterMs: Math.min(...waited),
+    longestAttemptMs: Math.max(...rows.map((r) => r.longestAttemptMs)),
+    deadlineMs: TIMEOUT_MS,
+    dataEqual: `${rows.filter((r) => r.dataEqual).length}/${rows.length}`,
+  });
+});
+
+// Several cases at a time (vitest's maxConcurrency), the longest (all mixed) first: most of a
+// case is waiting (Retry-After, backoff, slow bodies).
+describe.concurrent('each transient fault, alone and mixed', () => {
+  for (const c of [...CASES].reverse()) {
+    it(
+      `${c.name}: retried, Retry-After and the deadline honoured, the fault-free data loaded`,
+      async ({ expect }) => {
+        const result = await runCase(c);
+        results.set(c.name, result);
+        const { row, run, unexplained } = result;
+        expect(row.exit, describeRun(run)).toBe(0);
+        expect(row.kinds.split(' ').sort()).toEqual([...c.kinds].sort());
+        expect(unexplained).toEqual([]);
+        expect(row.extraAttempts).toBe(0);
+        expect(row.sameCalls).toBe(true);
+        expect(row.dataEqual).toBe(true);
+        // The deadline covers the body: every slow answer was given up at the deadline, never read
+        // to its end (a drip reset per part would have been).
+        const [abandoned, slow] = row.slowAbandoned.split('/').map(Number);
+        expect(abandoned).toBe(slow);
+        if (row.shortestWaitMs !== '-') expect(row.shortestWaitMs).toBeGreaterThanOrEqual(RETRY_AFTER_S * 1000);
+      },
+      CASE_BUDGET_MS,
     );
-    results.sort((a, b) => CASES.findIndex((c) => c.name === a.row.case) - CASES.findIndex((c) => c.name === b.row.case));
-    rows.push(...results.map((r) => r.row));
-    reportTable('HTTP fault matrix', rows);
-    const sum = (pick: (r: Row) => number): number => rows.reduce((n, r) => n + pick(r), 0);
-    const waited = rows.filter((r) => r.shortestWaitMs !== '-').map((r) => Number(r.shortestWaitMs) - RETRY_AFTER_S * 1000);
-    reportFigure('http-faults', {
-      cases: rows.length,
-      cleanAttempts: clean.requests,
-      faultsInjected: sum((r) => r.faults),
-      extraAttempts: sum((r) => Math.abs(r.extraAttempts)),
-      unexplainedAttempts: sum((r) => r.unexplained),
-      deadlineCutUnfaulted: sum((r) => r.deadlineCut),
-      slowAbandoned: `${sum((r) => Number(r.slowAbandoned.split('/')[0]))}/${sum((r) => Number(r.slowAbandoned.split('/')[1]))}`,
-      shortestWaitVsRetryAfterMs: Math.min(...waited),
-      longestAttemptMs: Math.max(...rows.map((r) => r.longestAttemptMs)),
-      deadlineMs: TIMEOUT_MS,
-      dataEqual: `${rows.filter((r) => r.dataEqual).length}/${rows.length}`,
-    });
-    for (const { row, run, unexplained } of results) {
-      expect(row.exit, `${row.case}\n${describeRun(run)}`).toBe(0);
-      expect(row.kinds.split(' ').sort(), row.case).toEqual([...CASES.find((c) => c.name === row.case)!.kinds].sort());
-      expect(unexplained, row.case).toEqual([]);
-      expect(row.extraAttempts, row.case).toBe(0);
-      expect(row.sameCalls, row.case).toBe(true);
-      expect(row.dataEqual, row.case).toBe(true);
-      // The deadline covers the body: every slow answer was given up at the deadline, never read
-      // to its end (a drip reset per part would have been).
-      const [abandoned, slow] = row.slowAbandoned.split('/').map(Number);
-      expect(abandoned, row.case).toBe(slow);
-      if (row.shortestWaitMs !== '-') expect(row.shortestWaitMs, row.case).toBeGreaterThanOrEqual(RETRY_AFTER_S * 1000);
-    }
-  },
-  budget(150_000, 400_000),
-);
+  }
+});
 
 it('does not retry a 404 venue or a refused token', async () => {
   const fx = await fixture();
