@@ -190,14 +190,15 @@ describe('a backfill with a failing stream', () => {
 describe('an unreliable API', () => {
   it('retries through throttling, 5xx, resets and cut bodies and loads exactly the truth', async () => {
     fx = await startFixture({
-      // Drawn at random per (URL, attempt), and each kind also scheduled on the first requests of
-      // one stream: every kind is met whatever the date (the URLs, so the draws, change daily).
+      // Drawn at random per (URL, attempt), and each kind also scheduled on the first two
+      // requests of the two series streams (a few URLs each): every kind is met whatever the
+      // date (the URLs, so the draws, change daily).
       sim: {
         venues: 2,
         seed: 5,
         faults:
           '429=0.1,500=0.05,reset=0.02,truncate=0.02,' +
-          '429=1@venue-devices-history#1,500=1@venue-users-history#1,reset=1@venue-devices-summary#1,truncate=1@venue-devices-summary#2',
+          '429=1@venue-devices-history#1,500=1@venue-devices-history#2,reset=1@venue-users-history#1,truncate=1@venue-users-history#2',
       },
       config: { sync: { startDate: addDays(today, -10) }, api: { maxRetries: 12 } },
     });
