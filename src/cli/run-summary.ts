@@ -24,7 +24,9 @@ export function formatRunSummary(job: string, result: RunResult, width?: number,
   for (const warning of result.warnings) lines.push(`  warning:  ${warning}`);
   if (result.drift.length > 0) lines.push(`  drift:    the API sent unknown attributes: ${result.drift.map((d) => `${d.stream}.${d.attribute}`).join(', ')}`);
   if (result.fatal) lines.push(`  stopped:  ${result.fatal.replace(/\n/g, '\n            ')}`);
-  if (result.slices.failed > 0) lines.push('  failed slices are listed by `venue-etl status`; the next run retries them (their cursors did not move).');
+  if (!result.recorded)
+    lines.push('  not recorded: the warehouse took no more writes; `venue-etl status` shows this run running until the next run marks it failed.');
+  else if (result.slices.failed > 0) lines.push('  failed slices are listed by `venue-etl status`; the next run retries them (their cursors did not move).');
   if (result.interrupted)
     lines.push(`  interrupted${result.interruption ? ` (${result.interruption})` : ''}: what finished is committed; run the same command again to continue.`);
   const table = result.streams.length === 0 ? '' : `\n${streamTable(result, width)}`;
@@ -74,6 +76,7 @@ export function runSummaryJson(job: string, result: RunResult, shard?: ShardSumm
     warnings: result.warnings,
     drift: result.drift,
     ...(result.fatal ? { fatal: result.fatal } : {}),
+    recorded: result.recorded,
     ...(shard ? { shard } : {}),
   };
 }

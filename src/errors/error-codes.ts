@@ -33,6 +33,9 @@ export const ERROR_RULES = {
   VENUE_API_NOT_FOUND: failed,
   VENUE_API_BAD_REQUEST: failed,
   VENUE_API_HTTP: failed,
+  // A 2xx answer that is not JSON (an HTML page from a captive portal or a proxy): asking again
+  // gets the same page, so it is not retried; the access check meeting it stops the run.
+  VENUE_API_CONTENT_TYPE: failed,
   VENUE_API_REDIRECT: failed,
   VENUE_API_RESPONSE_TOO_LARGE: failed,
   VENUE_API_CONTENT_ENCODING: failed,
@@ -77,6 +80,12 @@ export const ERROR_RULES = {
   VENUE_WAREHOUSE_WRITE: warehouse,
   VENUE_WAREHOUSE_CLOSED: warehouse,
   VENUE_WAREHOUSE_READ_ONLY: warehouse,
+  // The file cannot be trusted or written any more (src/warehouse/warehouse-failure.ts): a block
+  // whose checksum does not match, a full disk, DuckDB closing the database after a fatal error.
+  // The process writes nothing more to it; the run stops at the first one.
+  VENUE_WAREHOUSE_CORRUPT: warehouse,
+  VENUE_WAREHOUSE_DISK_FULL: warehouse,
+  VENUE_WAREHOUSE_FATAL: warehouse,
 
   VENUE_EXPORT_BUSY: failed,
   VENUE_EXPORT_ABORTED: failed,

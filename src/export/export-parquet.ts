@@ -4,6 +4,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import type { Logger } from '../log/index.js';
 import { EtlError, UsageError } from '../errors/index.js';
 import { openReadConnection } from '../warehouse/read-connection.js';
+import { isCorruption, warehouseCorrupt } from '../warehouse/warehouse-failure.js';
 import { forgetExportChanges } from '../warehouse/export-changes.js';
 import { fingerprintPartitions, parsePartitionKey, partitionKey, tableColumns, type PartitionRef, type PartitionState } from './fingerprint.js';
 import { manifestText, parseManifest, type ColumnInfo, type Manifest, type ManifestChanges, type PartitionEntry, type TableEntry } from './manifest.js';
@@ -187,6 +188,8 @@ export async function exportParquet(options: ExportOptions): Promise<ExportRepor
       await release();
     }
   } catch (error) {
+    // Read through a plain connection: a corrupt block of the warehouse is named as such here.
+    if (isCorruption(error, path)) throw warehouseCorrupt(path, error);
     throw options.store !== undefined || onObjectStore ? error : exportEnvironmentError(error, dir, local?.folder);
   }
 }

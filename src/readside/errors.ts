@@ -1,4 +1,5 @@
 import { EtlError } from '../errors/index.js';
+import { isCorruption, warehouseCorrupt } from '../warehouse/warehouse-failure.js';
 
 /** DuckDB's own message, without the JavaScript wrapper: what a person can act on. */
 export function duckdbMessage(error: unknown): string {
@@ -7,7 +8,9 @@ export function duckdbMessage(error: unknown): string {
   return message.replace(/^Failed to extract statements: /, '');
 }
 
+/** A query that failed; on a warehouse whose blocks DuckDB finds corrupt, that is what it says. */
 export function queryFailed(cause: unknown, hint?: string): EtlError {
+  if (isCorruption(cause)) return warehouseCorrupt(undefined, cause);
   return new EtlError('VENUE_SQL_FAILED', duckdbMessage(cause), { cause, hint });
 }
 

@@ -8,6 +8,8 @@ import { DriftReporter } from '../normalize/index.js';
 import { streamKey, type Chain, type Slice } from '../plan/index.js';
 import type { CursorMove } from '../warehouse/slice-commit.js';
 import { isFatalForRun } from './fatal.js';
+import { RunHalt } from './run-halt.js';
+import { recordRunEnd } from './run-record.js';
 import { GroupCommitter } from './group-committer.js';
 import { HeldSnapshots } from './held-snapshots.js';
 import { limitHeapGrowth } from './heap-growth.js';
@@ -83,6 +85,11 @@ export interface RunResult {
   readonly interruption?: string;
   /** The error that stopped the run, formatted for a human. */
   readonly fatal?: string;
+  /**
+   * Whether `sync_runs` holds the run's end. Not when the warehouse stopped taking writes (a
+   * full disk, a corrupt file): the row says `running` until the next run marks it failed.
+   */
+  readonly recorded: boolean;
   readonly drift: readonly { stream: string; attribute: string }[];
   readonly warnings: readonly string[];
 }
@@ -113,8 +120,9 @@ export async function executeRun(input: RunInput): Promise<RunResult> {
   } catch (error) {
     // Whatever broke, the run does not stay 'running': it is recorded as failed, with why.
     const fatal = scrubSecrets(formatError(error));
-    await warehouse.finishRun(runId, { status: 'failed', errors: 1, detail: { fatal } }).catch((recording: unknown) => {
+    await recordRunEnd(warehouse, runId, { status: 'failed', errors: 1, detail: { fatal } }, logger.child({ runId })).catch((recording: unknown) => {
       logger.error({ err: recording, runId }, 'could not record the end of the run; the next run marks it failed');
+      warehouse.forgetRun(runId);
     });
     throw error;
   }
@@ -154,6 +162,8 @@ async function runStarted(input: RunInput, runId: string, started: number, befor
     onCommitted: (commit, rowsWritten) => tally.written(commit.stream, rowsWritten),
     onSnapshots: (notes) => held.note(notes),
   });
+  // Aborted by an interruption or by the run's first fatal error: extraction listens on it.
+  const halt = new RunHalt(input.signal);
   const context = {
     catalogue: input.catalogue,
     client,
@@ -162,14 +172,18 @@ async function runStarted(input: RunInput, runId: string, started: number, befor
     drift,
     logger: log,
     runId,
-    extracting: <T>(requests: number, work: () => Promise<T>) => extracting.run(requests, work),
+    extracting: <T>(requests: number, work: () => Promise<T>) =>
+      extracting.run(requests, () => {
+        halt.throwIfStopped();
+        return work();
+      }),
     pageSize: config.api.pageSize,
     accountsBatchSize: config.api.accountsBatchSize,
     dayGrainConfigured: grains.includes('day'),
     cursorFor: input.cursorFor,
     backfillFor: input.backfillFor ?? (() => undefined),
     at: new Date(),
-    ...(input.signal ? { signal: input.signal } : {}),
+    signal: halt.signal,
   };
   const options = {
     concurrency: input.maxChainsInFlight ?? MAX_CHAINS_IN_FLIGHT,
@@ -179,22 +193,20 @@ async function runStarted(input: RunInput, runId: string, started: number, befor
       return runSlice(slice, context);
     },
     isFatal: isFatalForRun,
+    onFatal: (error: unknown) => {
+      halt.stop(codeOf(error));
+      // A warehouse that takes no more writes would refuse each slice waiting for its commit.
+      if (warehouse.failure) committer.abandon();
+      const requests = client.stats.requests - before.requests;
+      log.error({ code: codeOf(error), requests }, 'the run stops here: the slices in flight are abandoned and no further request is sent');
+    },
     onSliceDone: (slice: Slice, rows: number) => {
       tally.ended(slice, { rows });
       progress.sliceDone(rows);
     },
     onFailure: async (slice: Slice, error: unknown) => {
       tally.ended(slice, 'failed');
-      const code = codeOf(error) ?? 'VENUE_ETL_INTERNAL';
-      const message = scrubSecrets(formatError(error));
-      // The hour grain's failures are filed under its stream key (`<stream>@hour`), like its cursor.
-      const stream = streamKey(slice.stream, slice.grain);
-      log.error({ stream, scopeId: slice.scopeId, windowFrom: slice.windowFrom, windowTo: slice.windowTo, code }, message);
-      await warehouse
-        .recordSyncErrors(runId, [{ stream, scopeId: slice.scopeId, windowFrom: slice.windowFrom, windowTo: slice.windowTo, errorCode: code, message }])
-        .catch((recording: unknown) =>
-          log.error({ err: recording, stream: slice.stream, scopeId: slice.scopeId }, 'could not record the failed slice in sync_errors'),
-        );
+      await recordSliceFailure(warehouse, runId, slice, error, log);
     },
   };
   // A second signal: slices waiting for their group's commit are dropped (they run next time).
@@ -234,32 +246,40 @@ async function runStarted(input: RunInput, runId: string, started: number, befor
   const interrupted = first.interrupted || second.interrupted;
   const slices: SliceCounts = { total: planned + doneEarlier, done, failed, skipped, doneEarlier };
   const interruption = interrupted ? [reasonText(input.signal?.reason), hurried].filter(Boolean).join('; then ') : undefined;
-  const status = fatal !== undefined || (done === 0 && planned > 0) ? 'failed' : failed > 0 || skipped > 0 ? 'partial' : 'succeeded';
+  const counted = fatal !== undefined || (done === 0 && planned > 0) ? 'failed' : failed > 0 || skipped > 0 ? 'partial' : 'succeeded';
   const requests = client.stats.requests - before.requests;
   const retries = client.stats.retries - before.retries;
   const throttled = client.stats.throttled - before.throttled;
   const rateLimit = client.stats.rateLimit;
-  const fatalText = fatal === undefined ? undefined : scrubSecrets(formatError(fatal));
   const streams = tally.summaries();
-  await warehouse.finishRun(runId, {
-    status,
-    requests,
-    retries,
-    rowsWritten: committer.rowsWritten,
-    // The slice that met a fatal error counts among the failed ones.
-    errors: failed,
-    detail: {
-      pid: process.pid,
-      ...input.detail,
-      slices,
-      streams,
-      ...rateLimitDetail(client, config.api),
-      ...(interrupted ? { interrupted: true, interruption } : {}),
-      ...(fatalText ? { fatal: fatalText } : {}),
-      ...(drift.unknown.length > 0 ? { drift: drift.unknown } : {}),
-      ...held.detail(),
+  const unrecorded = await recordRunEnd(
+    warehouse,
+    runId,
+    {
+      status: counted,
+      requests,
+      retries,
+      rowsWritten: committer.rowsWritten,
+      // The slice that met a fatal error counts among the failed ones.
+      errors: failed,
+      detail: {
+        pid: process.pid,
+        ...input.detail,
+        slices,
+        streams,
+        ...rateLimitDetail(client, config.api),
+        ...(interrupted ? { interrupted: true, interruption } : {}),
+        ...(fatal === undefined ? {} : { fatal: scrubSecrets(formatError(fatal)) }),
+        ...(drift.unknown.length > 0 ? { drift: drift.unknown } : {}),
+        ...held.detail(),
+      },
     },
-  });
+    log,
+  );
+  // A run whose end could not be recorded (the disk filled as it ended) failed, and says why.
+  const status = unrecorded === undefined ? counted : 'failed';
+  const stoppedBy = fatal ?? unrecorded;
+  const fatalText = stoppedBy === undefined ? undefined : scrubSecrets(formatError(stoppedBy));
   client.logSummary(log);
   return {
     runId,
@@ -277,9 +297,29 @@ async function runStarted(input: RunInput, runId: string, started: number, befor
     interrupted,
     ...(interruption ? { interruption } : {}),
     ...(fatalText ? { fatal: fatalText } : {}),
+    recorded: unrecorded === undefined,
     drift: drift.unknown,
     warnings: [...(input.warnings ?? []), ...held.warnings()],
   };
+}
+
+/**
+ * A failed slice: one log line naming it, and a `sync_errors` row so that `status` shows it and
+ * the next run retries it. Not recorded when the warehouse takes no more writes (the run stops
+ * on that failure, and its log says it once).
+ */
+async function recordSliceFailure(warehouse: Warehouse, runId: string, slice: Slice, error: unknown, log: Logger): Promise<void> {
+  const code = codeOf(error) ?? 'VENUE_ETL_INTERNAL';
+  const message = scrubSecrets(formatError(error));
+  // The hour grain's failures are filed under its stream key (`<stream>@hour`), like its cursor.
+  const stream = streamKey(slice.stream, slice.grain);
+  log.error({ stream, scopeId: slice.scopeId, windowFrom: slice.windowFrom, windowTo: slice.windowTo, code }, message);
+  if (warehouse.failure) return;
+  await warehouse
+    .recordSyncErrors(runId, [{ stream, scopeId: slice.scopeId, windowFrom: slice.windowFrom, windowTo: slice.windowTo, errorCode: code, message }])
+    .catch((recording: unknown) =>
+      log.error({ err: recording, stream: slice.stream, scopeId: slice.scopeId }, 'could not record the failed slice in sync_errors'),
+    );
 }
 
 /** Slices per stream of a plan (its chains are read and dropped). */

@@ -1,5 +1,6 @@
 import type { SnapshotNote } from '../warehouse/commit-slices.js';
 import type { SliceCommit } from '../warehouse/slice-commit.js';
+import { isWarehouseFailure } from '../warehouse/warehouse-failure.js';
 
 export interface CommitSink {
   commitSlices(
@@ -127,6 +128,17 @@ export class GroupCommitter {
     }, delayMs);
   }
 
+  /**
+   * The warehouse itself failed (full, corrupt, invalidated): no slice of the group is to blame,
+   * and each would be refused alike, so they are not tried one by one. The first slice carries
+   * the error (the run stops on it); the others are dropped once it has (not run: an AbortError).
+   */
+  private async stopOn(error: unknown, batch: readonly Pending[]): Promise<void> {
+    batch[0]?.reject(error);
+    await new Promise((resolve) => setImmediate(resolve));
+    for (const pending of batch.slice(1)) pending.reject(abandonedError());
+  }
+
   private async flush(): Promise<void> {
     const batch = this.queue;
     if (batch.length === 0) return;
@@ -147,6 +159,10 @@ export class GroupCommitter {
     } catch (error) {
       if (batch.length === 1) {
         batch[0]?.reject(error);
+        return;
+      }
+      if (isWarehouseFailure(error)) {
+        await this.stopOn(error, batch);
         return;
       }
       for (const pending of batch) {

@@ -15,6 +15,11 @@ export interface ChainRunOptions {
   onFailure(slice: Slice, error: unknown): Promise<void>;
   /** An error that makes every other slice pointless too (a refused token, a broken warehouse). */
   isFatal(error: unknown): boolean;
+  /**
+   * Told of the first fatal error, as it happens: the caller aborts the slices in flight (their
+   * requests and waits), which then count as not run.
+   */
+  onFatal?(error: unknown): void;
   onSliceDone?(slice: Slice, rows: number): void;
 }
 
@@ -62,14 +67,18 @@ export async function runChains(chains: Iterable<Chain>, options: ChainRunOption
         rows += sliceRows;
         options.onSliceDone?.(slice, sliceRows);
       } catch (error) {
-        // Every slice lands in exactly one count: stopped by the interruption, it did not run;
-        // otherwise it failed (a fatal error too: it is this slice's error as well).
-        if (options.signal?.aborted && isAbort(error)) {
+        // Every slice lands in exactly one count: stopped by the interruption (or abandoned
+        // after a fatal error), it did not run; otherwise it failed (a fatal error too: it is
+        // this slice's error as well).
+        if ((options.signal?.aborted || fatal !== undefined) && isAbort(error)) {
           skipped += chain.slices.length - index;
           return;
         }
         failed += 1;
-        if (options.isFatal(error)) fatal ??= error;
+        if (fatal === undefined && options.isFatal(error)) {
+          fatal = error;
+          options.onFatal?.(error);
+        }
         skipped += chain.slices.length - index - 1;
         await options.onFailure(slice, error);
         return;

@@ -1,4 +1,5 @@
 import { EtlError } from '../errors/index.js';
+import { failureError, failureKind } from './warehouse-failure.js';
 
 /** `Conflicting lock is held in /usr/bin/node (PID 1234)` → 1234. */
 function lockHolderPid(message: string): number | undefined {
@@ -37,7 +38,14 @@ export function warehouseTooNew(path: string, fileVersion: number, knownVersion:
   });
 }
 
+/**
+ * Opening failed. A corrupt file or a full disk (DuckDB replays the WAL and checkpoints as it
+ * opens) is said as such; any other I/O error here is about reaching the file (permissions, a
+ * folder in the way), not a database DuckDB gave up on.
+ */
 export function warehouseOpenFailed(path: string, cause: unknown): EtlError {
+  const kind = failureKind(cause, path);
+  if (kind === 'corrupt' || kind === 'disk-full') return failureError(kind, path, cause);
   const reason = cause instanceof Error ? cause.message : String(cause);
   return new EtlError('VENUE_WAREHOUSE_OPEN', `could not open the warehouse ${path}: ${reason}`, {
     hint: 'check that warehouse.path points at a DuckDB file this user can read and write',

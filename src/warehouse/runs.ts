@@ -66,15 +66,28 @@ export async function finishRun(session: Session, runId: string, totals: RunTota
 }
 
 /**
- * Marks as failed the runs left 'running' by a process that died (kill -9, power loss).
- * Only one process can write the warehouse at a time, so while this one holds it, a
- * 'running' run it did not start itself cannot still be running. The old pid stays in detail.
+ * A run whose end cannot be recorded (its warehouse stopped taking writes: a full disk, a
+ * corrupt file) is no longer live: the next run marks it failed, in this process too (`serve`).
+ */
+export function forgetRun(runId: string): void {
+  liveRuns.delete(runId);
+}
+
+/**
+ * Marks as failed the runs left 'running' by a process that died (kill -9, power loss) or whose
+ * warehouse stopped taking writes before it could record the end (a full disk). Only one
+ * process can write the warehouse at a time, so while this one holds it, a 'running' run it
+ * is not running itself is over. The old pid stays in detail.
  */
 export async function markAbandonedRuns(session: Session): Promise<string[]> {
   const running = await session.all<{ run_id: string }>(sql('warehouse/runs-running.sql'));
   const abandoned = running.map((row) => row.run_id).filter((runId) => !liveRuns.has(runId));
   for (const runId of abandoned) {
-    const why = { abandoned: `the process that ran it ended without finishing it; marked failed by pid ${process.pid}` };
+    const why = {
+      abandoned:
+        'the process that ran it ended without finishing it (killed, crashed, or stopped by a warehouse that took no more writes, ' +
+        `e.g. a full disk: its log says which); marked failed by pid ${process.pid}`,
+    };
     await session.run(sql('warehouse/run-abandoned.sql'), [runId, JSON.stringify(why)]);
   }
   if (abandoned.length > 0) await markTableChanged(session, 'sync_runs');

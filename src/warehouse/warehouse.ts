@@ -7,11 +7,12 @@ import { isSize } from '../infra/memory-size.js';
 import { WriteRunMemory } from './write-run-memory.js';
 import { sessionOf, type Row, type Session } from './session.js';
 import { writeFailed } from './errors.js';
+import { warehouseFailure } from './warehouse-failure.js';
 import { pauseBeforeCommit } from './test-hooks.js';
 import { releaseInstance, usersOf } from './instances.js';
 import { commitSlicesIn, type CommitSlicesResult } from './commit-slices.js';
 import { applyCursorMoves, readCursors, type CursorMoveRequest, type CursorRow } from './cursors.js';
-import { finishRun, markAbandonedRuns, readRuns, rememberedRateLimit, startRun, type RunRow, type RunTotals } from './runs.js';
+import { finishRun, forgetRun, markAbandonedRuns, readRuns, rememberedRateLimit, startRun, type RunRow, type RunTotals } from './runs.js';
 import { readSyncErrors, recordSyncErrors, type SyncErrorRecord, type SyncErrorRow } from './sync-errors.js';
 import { currentRoleAccountIds } from './roles.js';
 import { planReset, resetIn, type ResetCounts, type ResetSelection } from './reset.js';
@@ -36,6 +37,8 @@ export class Warehouse {
   private closed = false;
   /** Set by startWriteRun: the run's memory settings and its own checkpoints. */
   private writeRun: WriteRunMemory | undefined;
+  /** The corruption, full disk or fatal error after which this handle writes nothing more. */
+  private stopped: EtlError | undefined;
 
   constructor(
     /** The path as configured (for messages). */
@@ -51,7 +54,31 @@ export class Warehouse {
 
   /** A read-only query on committed data; rows as JSON-safe objects. */
   async query<T extends Row = Row>(sql: string, params?: readonly DuckDBValue[]): Promise<T[]> {
-    return sessionOf(await this.readConnection()).all<T>(sql, params);
+    const connection = await this.readConnection();
+    try {
+      return await sessionOf(connection).all<T>(sql, params);
+    } catch (error) {
+      throw this.stopOnFailure(error) ?? error;
+    }
+  }
+
+  /**
+   * The failure that stopped this handle's writes (VENUE_WAREHOUSE_CORRUPT, _DISK_FULL or
+   * _FATAL), once one was met: every later write is refused with it, nothing more is tried.
+   */
+  get failure(): EtlError | undefined {
+    return this.stopped;
+  }
+
+  /**
+   * The coded failure an error is (src/warehouse/warehouse-failure.ts), remembered as the end
+   * of this handle's writes: a corrupt file must not take more commits, a full disk or an
+   * invalidated database would refuse each of them anyway.
+   */
+  private stopOnFailure(error: unknown): EtlError | undefined {
+    const failure = warehouseFailure(this.path, error);
+    if (failure !== undefined) this.stopped ??= failure;
+    return failure;
   }
 
   /** The connection reads go through: the writer's when read-only, else a connection of their own. */
@@ -71,8 +98,14 @@ export class Warehouse {
   async transaction<T>(work: (session: Session) => Promise<T>, what = 'warehouse write'): Promise<T> {
     this.assertWritable();
     return this.mutex.run(async () => {
+      if (this.stopped) throw this.stopped;
       const session = sessionOf(this.writer);
-      await this.writer.run('BEGIN TRANSACTION');
+      try {
+        await this.writer.run('BEGIN TRANSACTION');
+      } catch (error) {
+        // An invalidated database refuses even this (DuckDB's "FATAL Error: Failed: database has been invalidated").
+        throw this.stopOnFailure(error) ?? writeFailed(what, error);
+      }
       try {
         const result = await work(session);
         await pauseBeforeCommit();
@@ -81,7 +114,7 @@ export class Warehouse {
       } catch (error) {
         // After a failed COMMIT DuckDB has already rolled back; ROLLBACK then just complains.
         await this.writer.run('ROLLBACK').catch(() => undefined);
-        throw writeFailed(what, error);
+        throw this.stopOnFailure(error) ?? writeFailed(what, error);
       }
     });
   }
@@ -96,8 +129,14 @@ export class Warehouse {
     const run = this.writeRun;
     if (run) {
       // The group is committed whatever follows: a release or checkpoint that fails ends the
-      // run's own memory handling (DuckDB's defaults return), it does not fail the group.
-      await this.mutex.run(() => run.afterCommit()).catch(() => this.endWriteRun(run));
+      // run's own memory handling (DuckDB's defaults return), it does not fail the group. A
+      // checkpoint that met a full disk has invalidated the database: the next write says so.
+      await this.mutex
+        .run(() => run.afterCommit())
+        .catch((error: unknown) => {
+          this.stopOnFailure(error);
+          return this.endWriteRun(run);
+        });
     }
     return result;
   }
@@ -122,6 +161,8 @@ export class Warehouse {
   private async endWriteRun(run: WriteRunMemory): Promise<void> {
     if (this.writeRun !== run) return;
     this.writeRun = undefined;
+    // Its last checkpoint writes the file: not after a failure that stopped the writes.
+    if (this.stopped) return;
     await this.mutex.run(() => run.finish()).catch(() => undefined);
   }
 
@@ -140,6 +181,11 @@ export class Warehouse {
 
   finishRun(runId: string, totals: RunTotals): Promise<void> {
     return this.transaction((session) => finishRun(session, runId, totals), 'finishing a run');
+  }
+
+  /** A run whose end cannot be recorded: the next run marks it failed (see forgetRun). */
+  forgetRun(runId: string): void {
+    forgetRun(runId);
   }
 
   /** Flags runs left 'running' by a dead process as failed; returns their ids. */
@@ -224,7 +270,7 @@ export class Warehouse {
     await this.mutex.run(async () => undefined);
     // A write run's last checkpoint merges what its own checkpoints left (one merge per table).
     if (this.writeRun) await this.endWriteRun(this.writeRun);
-    if (!this.readOnly && usersOf(this.absolutePath) === 1) {
+    if (!this.readOnly && !this.stopped && usersOf(this.absolutePath) === 1) {
       // Closing the instance checkpoints synchronously, blocking the event loop for as long
       // as the WAL takes to fold in (a second after a large load); an explicit CHECKPOINT
       // runs on DuckDB's threads and leaves the close nothing to do.
