@@ -1,5 +1,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import type { Logger } from '../log/index.js';
+import { codeOf, formatError } from '../errors/index.js';
+import { scrubSecrets, type Logger } from '../log/index.js';
 import { mergeJournal, type MergeJournalOptions } from './merge-journal.js';
 import { emptyMergeResult, type MergeResult } from './merge-result.js';
 import { isWarehouseLocked, type WarehouseAccess } from './warehouse-access.js';
@@ -14,6 +15,16 @@ export interface MergeSchedulerOptions {
   readonly activeSegment: () => string | undefined;
   /** Told what a complete merge took in, so the journal's cap counts only unmerged bytes. */
   readonly journal?: { mark(): number; mergedUpTo(mark: number): void };
+}
+
+/** Merges failing in a row (a full disk, a corrupt warehouse): what `serve`'s /healthz reports. */
+export interface MergeFailing {
+  /** When the first of them failed (ISO 8601). */
+  readonly since: string;
+  readonly merges: number;
+  /** The latest one's error: its code and `CODE: message` with the hint, secrets scrubbed. */
+  readonly code: string | undefined;
+  readonly message: string;
 }
 
 /** While another process holds the warehouse, the final merge tries again this often. */
@@ -42,6 +53,8 @@ export class MergeScheduler {
   private lastCycleMs = 0;
   readonly totals = { inserted: 0, duplicates: 0, merges: 0, lockedRetries: 0 };
   last: MergeResult | undefined;
+  /** Since when merges have been failing (not locked: failing), and how many in a row; undefined once one merges. */
+  failing: MergeFailing | undefined;
 
   constructor(private readonly options: MergeSchedulerOptions) {}
 
@@ -120,6 +133,7 @@ export class MergeScheduler {
         });
       });
       if (result.status === 'stopped') this.dirty = true;
+      this.failing = undefined;
       if (this.lockedSince !== undefined) logger.info({ waitedMs: Date.now() - this.lockedSince }, 'warehouse free again; journal merged');
       this.lockedSince = undefined;
       this.totals.inserted += result.inserted;
@@ -136,6 +150,12 @@ export class MergeScheduler {
       } else {
         logger.error({ err: error }, 'merging the journal into the warehouse failed; will retry');
         result = emptyMergeResult('failed', error as Error);
+        this.failing = {
+          since: this.failing?.since ?? new Date().toISOString(),
+          merges: (this.failing?.merges ?? 0) + 1,
+          code: codeOf(error),
+          message: scrubSecrets(formatError(error)),
+        };
       }
     }
     this.lastCycleMs = started === undefined ? 0 : performance.now() - started;

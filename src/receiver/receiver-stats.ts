@@ -1,5 +1,6 @@
 import type { JournalWriterStats } from './journal-writer.js';
 import type { MergeResult } from './merge-result.js';
+import type { MergeFailing } from './merge-scheduler.js';
 
 /** Counters of a running receiver (a snapshot: read `stats` again for fresh numbers). */
 export interface ReceiverStats {
@@ -12,6 +13,8 @@ export interface ReceiverStats {
   /** Sum over merges since start. */
   readonly merged: { readonly inserted: number; readonly duplicates: number; readonly merges: number; readonly lockedRetries: number };
   readonly lastMerge: MergeResult | undefined;
+  /** Set while merges fail (each of the last `merges`), cleared by the next one that merges. */
+  readonly mergeFailing: MergeFailing | undefined;
 }
 
 export class IntakeCounters {

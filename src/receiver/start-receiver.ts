@@ -153,6 +153,7 @@ export async function startReceiver(options: StartReceiverOptions): Promise<Runn
         journal: journal.stats,
         merged: { ...scheduler.totals },
         lastMerge: scheduler.last,
+        mergeFailing: scheduler.failing,
       };
     },
   };

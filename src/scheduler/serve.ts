@@ -10,6 +10,7 @@ import { resolveSchedules } from './schedules.js';
 import { Scheduler } from './scheduler.js';
 import { sendJson } from '../infra/send-json.js';
 import { acquireServeLock } from './serve-lock.js';
+import { serveHealth } from './serve-health.js';
 
 export interface RunningServe {
   readonly scheduler: Scheduler;
@@ -56,7 +57,7 @@ export async function startServe(config: Config, jobs: readonly JobDefinition[],
   let receiver: RunningReceiver | undefined;
   let dashboard: RunningDashboardServer | undefined;
   const health = (): Record<string, unknown> => ({
-    status: 'ok',
+    ...serveHealth(receiver?.stats),
     pid: process.pid,
     uptimeSeconds: Math.round((Date.now() - started) / 1000),
     jobs: scheduler.status(),

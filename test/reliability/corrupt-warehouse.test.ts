@@ -29,7 +29,7 @@ const yesterday = addDays(todayUtc(), -1);
 beforeAll(async () => {
   assertBuilt();
   fixture = await startFixture({ sim: { seed: 41, venues: 3, days: 40 }, config: { sync: { startDate, windowDays: 7 } } });
-  const loaded = await fixture.cli(['sync']);
+  const loaded = await fixture.cli(['sync'], { timeoutMs: 150_000 });
   expect(loaded.code, describeRun(loaded)).toBe(0);
   base = join(fixture.dir, 'base.duckdb');
   copyFileSync(fixture.warehousePath, base);
@@ -38,7 +38,7 @@ beforeAll(async () => {
   const receiver = await startReceiver(receiverOptions({ journalDir, warehousePath: fixture.warehousePath }));
   for (let visits = 1; visits <= 3; visits++) expect((await post(receiver.url, eventBody({ visits }))).status).toBe(200);
   await receiver.close();
-});
+}, 180_000);
 afterAll(async () => {
   await fixture?.close();
   if (journalDir) rmSync(journalDir, { recursive: true, force: true });
