@@ -1,5 +1,6 @@
 import { registerSecret, type Logger } from '../log/index.js';
 import { ACCEPT_ENCODING, type ContentCoding } from './content-encoding.js';
+import { pageInsteadOfJson } from './content-type.js';
 import { ApiError, ApiErrorCode, isApiError } from './errors.js';
 import { tokenRedactor } from './display-url.js';
 import { expectList, toJsonApiDocument, type JsonApiDocument, type JsonApiListDocument } from './jsonapi.js';
@@ -130,6 +131,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       if (response.status >= 200 && response.status < 300) {
         slot.succeeded();
         context.onResponseDate?.(response.date);
+        const page = pageInsteadOfJson(response.contentType, response.text, request, response.status, redact);
+        if (page) throw page;
         return parseJson(response.text, request, response.status, response.coding);
       }
       if (response.status >= 300 && response.status < 400) throw redirectError(response.status, response.location, url, origin, request, redact);

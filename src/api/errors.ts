@@ -21,6 +21,8 @@ export const ApiErrorCode = {
   contentEncoding: 'VENUE_API_CONTENT_ENCODING',
   /** A 2xx whose body is an `errors` document. */
   errorDocument: 'VENUE_API_ERROR_DOCUMENT',
+  /** A 2xx whose body is a page, not JSON (a captive portal, a proxy): not retried. */
+  contentType: 'VENUE_API_CONTENT_TYPE',
   /** Valid JSON that is not the JSON:API document the spec describes. */
   schema: 'VENUE_API_SCHEMA',
   /** A pagination link that points to another origin (the token stays home). */

@@ -24,6 +24,8 @@ export interface TransportResponse {
   readonly date: string | undefined;
   /** Where a 3xx points (redirects are not followed). */
   readonly location: string | undefined;
+  /** The `Content-Type` header, as sent. */
+  readonly contentType: string | undefined;
   readonly text: string;
   /** Body bytes as sent (compressed, when it was). */
   readonly bytes: number;
@@ -69,6 +71,7 @@ export function createTransport(options: TransportOptions): Transport {
           retryAfter: response.headers['retry-after'],
           date: singleHeader(response.headers.date),
           location: singleHeader(response.headers.location),
+          contentType: singleHeader(response.headers['content-type']),
           text: body.text,
           bytes: body.bytes,
           coding: body.coding,

@@ -123,13 +123,48 @@ describe('retries', () => {
   it('retries malformed JSON', async () => {
     const api = await serve((_req, res, index) => {
       if (index > 0) return sendJson(res, 200, singleDocument());
-      res.writeHead(200, { 'content-type': 'text/html' });
-      res.end('<html>maintenance</html>');
+      res.writeHead(200, { 'content-type': 'application/vnd.api+json' });
+      res.end('{"data": {"type": "venues", "id": "1", "attr');
     });
     const client = testClient(api.url);
     await client.getDocument('/x/');
     expect(api.requests).toHaveLength(2);
     expect(client.stats.retries).toBe(1);
+    await client.close();
+  });
+
+  it('does not retry a page answered 200 (a captive portal, a proxy): it names the content type', async () => {
+    const api = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end('<html><head><title>Hotel Wi-Fi\n login</title></head><body>maintenance</body></html>');
+    });
+    const client = testClient(api.url);
+    const error = await rejectionOf(client.getDocument('/x/'));
+    expect(error).toMatchObject({ code: 'VENUE_API_CONTENT_TYPE', status: 200, details: { contentType: 'text/html', retriable: false } });
+    expect(error.message).toBe(
+      'GET /x/ answered 200 with Content-Type text/html and a body that is not JSON (a page titled "Hotel Wi-Fi login"), not the API\'s application/vnd.api+json',
+    );
+    expect(error.hint).toMatch(/captive portal/);
+    expect(api.requests).toHaveLength(1);
+    expect(client.stats.retries).toBe(0);
+    await client.close();
+  });
+
+  it('reads JSON under a sloppy label, and refuses markup under a JSON label', async () => {
+    const api = await serve((req, res) => {
+      if (req.url === '/plain/') {
+        res.writeHead(200, { 'content-type': 'text/plain' });
+        return res.end(JSON.stringify(singleDocument()));
+      }
+      res.writeHead(200, { 'content-type': 'application/vnd.api+json' });
+      res.end('  <html>proxy error</html>');
+    });
+    const client = testClient(api.url);
+    await client.getDocument('/plain/');
+    const error = await rejectionOf(client.getDocument('/markup/'));
+    expect(error.code).toBe('VENUE_API_CONTENT_TYPE');
+    expect(error.message).toMatch(/^GET \/markup\/ answered 200 with Content-Type application\/vnd\.api\+json and a body that is not JSON, /);
+    expect(api.requests).toHaveLength(2);
     await client.close();
   });
 

@@ -29,7 +29,7 @@ describe('the token', () => {
           return sendJson(res, 503, { errors: [{ detail: echo }] });
         case '/html/':
           res.writeHead(200);
-          return res.end(`<p>${echo}</p>`);
+          return res.end(`<html><head><title>${echo}</title></head><p>${echo}</p></html>`);
         case '/echo-json/':
           res.writeHead(200);
           return res.end(`${TOKEN.slice(0, 8)}${echo}`);
@@ -64,7 +64,8 @@ describe('the token', () => {
     expect(errors.map((error) => error.code)).toEqual([
       ApiErrorCode.badRequest,
       ApiErrorCode.retriesExhausted,
-      ApiErrorCode.retriesExhausted,
+      // A page, titled with the echo: named, not retried, the title's token masked.
+      ApiErrorCode.contentType,
       ApiErrorCode.retriesExhausted,
       ApiErrorCode.notFound,
       ApiErrorCode.foreignLink,
@@ -72,6 +73,7 @@ describe('the token', () => {
     ]);
     // The server's own words are kept, only the credential is masked.
     expect(errors.at(-1)!.message).toContain('invalid token ***');
+    expect(errors[2]!.message).toContain('a page titled "invalid token ***"');
     for (const error of errors) expect(everythingShown(error)).not.toContain(TOKEN);
     for (const error of errors) expect(everythingShown(error)).not.toContain(TOKEN.slice(0, 8));
     expect(log.lines().length).toBeGreaterThan(5);
