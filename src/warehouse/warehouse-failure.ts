@@ -13,7 +13,7 @@ import { codeOf, EtlError, isEtlError, type ErrorCode } from '../errors/index.js
  *   or the file itself answered with an I/O error.
  *
  * DuckDB's errors carry nothing but their text, so the kinds are read from it. The patterns are
- * what DuckDB 1.5 says, found by flipping one byte of a real warehouse at 200 offsets, truncating
+ * what DuckDB 1.5 says, found by flipping one byte of a real warehouse at 170 offsets, truncating
  * it, corrupting its WAL and filling the disk under it (docs/warehouse.md, "What DuckDB says").
  */
 export type WarehouseFailureKind = 'corrupt' | 'disk-full' | 'fatal';

@@ -52,7 +52,15 @@ it('stops at the first write that finds the disk full, sends no request after it
   const created = await fixture.cli(['sync', '--streams', 'venue-roles'], { timeoutMs: 120_000 });
   expect(created.code, describeRun(created)).toBe(0);
   disk.fill(64 * 1024);
+  try {
+    await fullDiskThenFreed();
+  } finally {
+    disk.free();
+  }
+}, 400_000);
 
+/** The sync on the full disk, the one while it is still full, and the one once it is freed. */
+async function fullDiskThenFreed(): Promise<void> {
   const before = fixture.sim.requests.length;
   const full = await fixture.cli(['sync', '--format', 'json', '--log-level', 'warn'], { timeoutMs: 120_000 });
   const simRequests = fixture.sim.requests.length - before;
@@ -99,7 +107,7 @@ it('stops at the first write that finds the disk full, sends no request after it
     runsLeftRunning: runs.filter((run) => run.status === 'running').length,
     seriesDifferingAfterRecovery: differences.missing + differences.extra + differences.different,
   });
-}, 400_000);
+}
 
 interface Health {
   readonly status: string;
