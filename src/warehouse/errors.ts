@@ -47,8 +47,11 @@ export function warehouseOpenFailed(path: string, cause: unknown): EtlError {
   const kind = failureKind(cause, path);
   if (kind === 'corrupt' || kind === 'disk-full') return failureError(kind, path, cause);
   const reason = cause instanceof Error ? cause.message : String(cause);
+  const notDuckDb = /is not a valid DuckDB database file/i.test(reason);
   return new EtlError('VENUE_WAREHOUSE_OPEN', `could not open the warehouse ${path}: ${reason}`, {
-    hint: 'check that warehouse.path points at a DuckDB file this user can read and write',
+    hint: notDuckDb
+      ? 'check warehouse.path: it names a file that is not a DuckDB database (another file, or a warehouse whose first bytes were damaged: see docs/warehouse.md, "A corrupt warehouse")'
+      : 'check that warehouse.path points at a DuckDB file this user can read and write',
     cause,
     details: { path },
   });

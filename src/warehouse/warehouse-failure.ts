@@ -18,8 +18,12 @@ import { codeOf, EtlError, isEtlError, type ErrorCode } from '../errors/index.js
  */
 export type WarehouseFailureKind = 'corrupt' | 'disk-full' | 'fatal';
 
-/** A block or WAL entry whose checksum does not match, or a header that is not DuckDB's. */
-const CORRUPT = /Corrupt database file|Corrupt WAL file|is not a valid DuckDB database file/i;
+/**
+ * A block or WAL entry whose checksum does not match. A file without DuckDB's magic bytes ("is
+ * not a valid DuckDB database file") is not counted: warehouse.path naming another file is far
+ * more likely than a flip in those 4 bytes, and "move the file aside" would be the wrong advice.
+ */
+const CORRUPT = /Corrupt database file|Corrupt WAL file/i;
 /** A file shorter than its own metadata says: a truncated warehouse (or WAL) is corrupt. */
 const SHORT_READ = /Could not read enough bytes from file "([^"]+)"/i;
 const DISK_FULL = /No space left on device|Disk quota exceeded/i;

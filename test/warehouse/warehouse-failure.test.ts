@@ -30,7 +30,8 @@ describe('reading what DuckDB says', () => {
   it('tells a corrupt file, a full disk and a fatal error apart, through the errors that wrap them', () => {
     const kind = (message: string, path?: string): string | undefined => failureKind(new Error(message), path);
     expect(kind(SAID.checksum)).toBe('corrupt');
-    expect(kind(SAID.header)).toBe('corrupt');
+    // warehouse.path naming another file says the same: VENUE_WAREHOUSE_OPEN, with both in its hint.
+    expect(kind(SAID.header)).toBe('fatal');
     expect(kind(SAID.wal)).toBe('corrupt');
     // A file read short is the warehouse's corruption only when it is the warehouse (or its WAL).
     expect(kind(SAID.truncated, '/data/warehouse.duckdb')).toBe('corrupt');
