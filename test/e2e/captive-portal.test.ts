@@ -25,7 +25,7 @@ it('a captive portal answering every request stops the run at the access check a
   hosts.push(portal);
   fx.writeConfig({ api: { baseUrl: portal.url } });
 
-  const run = await fx.cli(['sync']);
+  const run = await fx.cli(['sync'], { timeoutMs: 150_000 });
   expect(run.code, describeRun(run)).toBe(1);
   expect(run.stderr).toMatch(
     /^VENUE_API_CONTENT_TYPE: GET \/\S+ answered 200 with Content-Type text\/html and a body that is not JSON \(a page titled "Guest Wi-Fi: sign in"\)/m,
@@ -34,7 +34,7 @@ it('a captive portal answering every request stops the run at the access check a
   expect(run.stderr).not.toMatch(/malformed JSON|api\.maxRetries|VENUE_ETL_INTERNAL/);
   expect(portal.requests).toHaveLength(1);
   expect(existsSync(fx.warehousePath)).toBe(false);
-});
+}, 180_000);
 
 it("a proxy answering one stream's requests with a page fails that stream's slices, one request each, and loads the rest", async () => {
   fx = await startFixture({ sim: { venues: 2, days: 10 } });
@@ -51,7 +51,7 @@ it("a proxy answering one stream's requests with a page fails that stream's slic
   hosts.push(proxy);
   fx.writeConfig({ api: { baseUrl: proxy.url } });
 
-  const run = await fx.cli(['sync']);
+  const run = await fx.cli(['sync'], { timeoutMs: 150_000 });
   expect(run.code, describeRun(run)).toBe(3);
   const errors = await queryRows(fx.warehousePath, 'SELECT stream, error_code, message FROM sync_errors');
   expect(errors.length).toBeGreaterThan(0);
@@ -61,4 +61,4 @@ it("a proxy answering one stream's requests with a page fails that stream's slic
   expect(new Set(paged).size).toBe(paged.length);
   const loaded = await queryRows(fx.warehousePath, `SELECT count(*)::INTEGER AS n FROM series_points WHERE stream = 'venue-users-history'`);
   expect(Number(loaded[0]?.n)).toBeGreaterThan(0);
-});
+}, 180_000);
