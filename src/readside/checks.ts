@@ -1,5 +1,5 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { duckdbMessage } from './errors.js';
+import { duckdbMessage, isInterrupt } from './errors.js';
 import { listNamedSql } from './named-sql.js';
 import { runNamedSql } from './run-named.js';
 import { textValue } from './values.js';
@@ -37,6 +37,8 @@ export async function runChecks(connection: DuckDBConnection, params: SqlParams)
         result,
       });
     } catch (error) {
+      // Stopped (SIGINT, the time limit): no further check runs, the command says why.
+      if (isInterrupt(error) || isInterrupt((error as { cause?: unknown }).cause)) throw error;
       results.push({ name: check.name, description: check.description, status: 'error', rows: 0, sample: duckdbMessage(error) });
     }
   }
