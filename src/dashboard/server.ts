@@ -94,7 +94,8 @@ export async function startDashboardServer(options: DashboardServerOptions): Pro
  */
 function warnIfReachable(address: string, options: DashboardServerOptions): void {
   if (isLoopback(address)) return;
-  const fix = options.authorization === undefined ? '; set dashboard.authorization (e.g. "${VENUE_DASHBOARD_AUTHORIZATION}") or keep dashboard.host at 127.0.0.1' : '';
+  const fix =
+    options.authorization === undefined ? '; set dashboard.authorization (e.g. "${VENUE_DASHBOARD_AUTHORIZATION}") or keep dashboard.host at 127.0.0.1' : '';
   options.logger.warn(
     { host: options.host, authorization: options.authorization === undefined ? 'none' : 'required' },
     `dashboard: listening on ${options.host}, beyond this machine: the page shows every figure of the warehouse and account e-mails${fix}`,

@@ -105,7 +105,10 @@ export async function exportParquet(options: ExportOptions): Promise<ExportRepor
     // A warehouse that cannot be read (missing, damaged, from a newer venue-etl) fails the export
     // before it makes the lake's folder: no empty folder is left behind to look like an export.
     if (options.store === undefined && !onObjectStore && !existsSync(dir)) {
-      const probe = await openReadConnection(path, { shareWithWriters: options.shareWithWriters ?? false, ...(options.logger ? { logger: options.logger } : {}) });
+      const probe = await openReadConnection(path, {
+        shareWithWriters: options.shareWithWriters ?? false,
+        ...(options.logger ? { logger: options.logger } : {}),
+      });
       await probe.close();
     }
     let store: ExportStore;

@@ -44,6 +44,7 @@ export async function withQuerySource<T>(
   const source = await openQuerySource(config, parquet, options);
   try {
     const memoryLimit = config.query?.memoryLimit ?? DEFAULT_QUERY_MEMORY_LIMIT;
+    options.logger?.debug({ source: source.kind, memoryLimit, timeoutMs: options.timeoutMs }, 'query running');
     return await watched(source.connection, { ...options, memoryLimit }, () => work(source));
   } finally {
     await source.close();

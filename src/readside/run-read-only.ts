@@ -60,7 +60,10 @@ async function runWithoutFiles(dryRun: DryRun, sql: string, index: number, count
   } catch (error) {
     if (isSettingLocked(error)) throw settingLocked(error);
     if (isReadOnlyRefusal(error)) throw refusedWithoutFiles(kind, index, count, error);
-    throw queryFailed(error, 'every statement but a SELECT first runs on empty copies of the tables, where no file can be opened (docs/querying.md, "What a query can reach"), and failed there');
+    throw queryFailed(
+      error,
+      'every statement but a SELECT first runs on empty copies of the tables, where no file can be opened (docs/querying.md, "What a query can reach"), and failed there',
+    );
   }
 }
 

@@ -3,7 +3,7 @@ import { EtlError } from '../errors/index.js';
 import { EXPORT_TABLES } from '../export/index.js';
 import { parseManifest } from '../export/manifest.js';
 import { literal } from '../export/sql-text.js';
-import { ObjectStore, parseS3Target, describeKey, type S3SettingsInput, type S3Target } from '../lake/index.js';
+import { ObjectStore, parseS3Target, describeKey, type S3SettingsInput } from '../lake/index.js';
 import { duckdbS3Secret, type DuckdbS3Secret } from '../lake/duckdb-secret.js';
 import { scrubSecrets } from '../log/index.js';
 import { duckdbMessage, httpfsUnavailable, parquetMissing } from './errors.js';
@@ -81,7 +81,11 @@ export async function openS3Source(dir: string, settings: S3SettingsInput | unde
         .sort()
         .map((key) => `${lake}/${key}`);
       statements = EXPORT_TABLES.flatMap((table) => {
-        const sql = viewSql(table, files.filter((url) => url.startsWith(`${lake}/${table.name}/`)), entries[table.name]);
+        const sql = viewSql(
+          table,
+          files.filter((url) => url.startsWith(`${lake}/${table.name}/`)),
+          entries[table.name],
+        );
         return sql ? [sql] : [];
       });
     } finally {

@@ -19,8 +19,7 @@ export function isLockError(error: unknown): boolean {
 export function warehouseLocked(path: string, cause: unknown): EtlError {
   const pid = lockHolderPid(cause instanceof Error ? cause.message : String(cause));
   const command = pid === undefined ? undefined : processCommand(pid);
-  const holder =
-    pid === undefined ? 'another venue-etl process' : command === undefined ? `another process (PID ${pid})` : `\`${command}\` (PID ${pid})`;
+  const holder = pid === undefined ? 'another venue-etl process' : command === undefined ? `another process (PID ${pid})` : `\`${command}\` (PID ${pid})`;
   return new EtlError('VENUE_WAREHOUSE_LOCKED', `the warehouse ${path} is in use by ${holder}`, {
     hint:
       'wait for that command to finish (a query stops at query.timeoutSeconds), or stop `venue-etl serve` while you run this command; ' +
