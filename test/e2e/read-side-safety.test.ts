@@ -197,7 +197,7 @@ describe('a long or large query stops', () => {
     expect(run.code, run.stderr).toBe(130);
     expect(run.stderr).toContain(`VENUE_SQL_INTERRUPTED: the query was interrupted (received ${signal})`);
     expect(run.stdout).toBe('');
-  });
+  }, 180_000);
 
   it('at its time limit: --timeout, or query.timeoutSeconds (VENUE_SQL_TIMEOUT, exit 1)', async () => {
     const flag = await runWatched(['sql', ENDLESS, '--timeout', '1', '--config', config]);
@@ -206,7 +206,7 @@ describe('a long or large query stops', () => {
     const key = await runWatched(['sql', ENDLESS, '--parquet', '--config', limited]);
     expect(key.code, key.stderr).toBe(1);
     expect(key.stderr).toContain('VENUE_SQL_TIMEOUT: the query ran past its time limit of 2s');
-  });
+  }, 180_000);
 
   it('at its memory limit, instead of growing (VENUE_SQL_OUT_OF_MEMORY)', async () => {
     // Before: DuckDB's default limit (80 % of the machine) let this reach 12.6 GB resident.
@@ -216,7 +216,7 @@ describe('a long or large query stops', () => {
     // 256MB of DuckDB plus Node and the binding: far below what the query asks for (> 1.6 GB).
     expect(run.peakRssKb).toBeGreaterThan(0);
     expect(run.peakRssKb).toBeLessThan(1024 * 1024);
-  });
+  }, 180_000);
 
   it('names the command that holds the warehouse to the writer it locks out', async () => {
     const holder = spawn(process.execPath, [CLI, 'sql', ENDLESS, '--config', config, '--log-level', 'debug'], { cwd: REPO_ROOT });
@@ -239,7 +239,7 @@ describe('a long or large query stops', () => {
       holder.kill('SIGINT');
       await new Promise((resolve) => holder.on('close', resolve));
     }
-  });
+  }, 180_000);
 });
 
 describe('a warehouse this build cannot read', () => {
