@@ -18,21 +18,30 @@ import { createReportMacros } from './report-macros.js';
 export interface DryRun {
   /** The dry-run connection, inside its own READ ONLY transaction, made on first use. */
   connection(): Promise<DuckDBConnection>;
+  /** Interrupts a statement running there (SIGINT, the time limit: watchdog.ts). */
+  interrupt(): void;
   close(): void;
 }
 
 export function dryRunBeside(source: DuckDBConnection, memoryLimit: string): DryRun {
   let made: Promise<{ instance: DuckDBInstance; connection: DuckDBConnection }> | undefined;
+  let open: DuckDBConnection | undefined;
   return {
+    interrupt: () => open?.interrupt(),
     connection: async () => {
       made ??= makeDryRun(source, memoryLimit);
-      return (await made).connection;
+      open = (await made).connection;
+      return open;
     },
     close() {
-      void made?.then(({ instance, connection }) => {
-        connection.closeSync();
-        instance.closeSync();
-      });
+      // Made or not: a dry run that failed to open has nothing to close, and says so nowhere.
+      void made?.then(
+        ({ instance, connection }) => {
+          connection.closeSync();
+          instance.closeSync();
+        },
+        () => undefined,
+      );
     },
   };
 }

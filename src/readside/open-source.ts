@@ -45,7 +45,11 @@ export async function withQuerySource<T>(
   try {
     const memoryLimit = config.query?.memoryLimit ?? DEFAULT_QUERY_MEMORY_LIMIT;
     options.logger?.debug({ source: source.kind, memoryLimit, timeoutMs: options.timeoutMs }, 'query running');
-    return await watched(source.connection, { ...options, memoryLimit }, () => work(source));
+    const interrupt = (): void => {
+      source.connection.interrupt();
+      source.dryRun?.interrupt();
+    };
+    return await watched(interrupt, { ...options, memoryLimit }, () => work(source));
   } finally {
     await source.close();
   }

@@ -1,4 +1,3 @@
-import type { DuckDBConnection } from '@duckdb/node-api';
 import { EtlError } from '../errors/index.js';
 import { isOutOfMemory, outOfMemory } from './errors.js';
 
@@ -18,17 +17,17 @@ export interface WatchOptions {
 const REPEAT_MS = 50;
 
 /**
- * Runs `work` on `connection` so that it can be stopped: DuckDB's own interrupt ends the query
+ * Runs `work` so that it can be stopped: `interrupt` (DuckDB's own interrupt) ends the query
  * where it is (measured: `SELECT count(*) FROM range(20000000000)` stopped 10 ms after it,
  * where SIGINT used to be ignored until the result came), and the error says why.
  */
-export async function watched<T>(connection: DuckDBConnection, options: WatchOptions, work: () => Promise<T>): Promise<T> {
+export async function watched<T>(interrupt: () => void, options: WatchOptions, work: () => Promise<T>): Promise<T> {
   let reason: 'signal' | 'timeout' | undefined;
   let repeat: NodeJS.Timeout | undefined;
   const stop = (why: 'signal' | 'timeout'): void => {
     reason ??= why;
-    connection.interrupt();
-    repeat ??= setInterval(() => connection.interrupt(), REPEAT_MS);
+    interrupt();
+    repeat ??= setInterval(interrupt, REPEAT_MS);
   };
   const onAbort = (): void => stop('signal');
   const timer = options.timeoutMs === undefined ? undefined : setTimeout(() => stop('timeout'), options.timeoutMs);

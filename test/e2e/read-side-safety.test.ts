@@ -206,6 +206,10 @@ describe('a long or large query stops', () => {
     const key = await runWatched(['sql', ENDLESS, '--parquet', '--config', limited]);
     expect(key.code, key.stderr).toBe(1);
     expect(key.stderr).toContain('VENUE_SQL_TIMEOUT: the query ran past its time limit of 2s');
+    // A statement that is not a SELECT runs first on the dry run (dry-run.ts): stopped there too.
+    const dry = await runWatched(['sql', `EXPLAIN ANALYZE ${ENDLESS}`, '--parquet', '--timeout', '1', '--config', config]);
+    expect(dry.code, dry.stderr).toBe(1);
+    expect(dry.stderr).toContain('VENUE_SQL_TIMEOUT');
   }, 180_000);
 
   it('at its memory limit, instead of growing (VENUE_SQL_OUT_OF_MEMORY)', async () => {
