@@ -191,13 +191,17 @@ describe('a long or large query stops', () => {
   it.each([
     ['SIGINT', [] as string[]],
     ['SIGTERM', ['--parquet']],
-  ] as const)('on %s %j: the running query is interrupted (exit 130, VENUE_SQL_INTERRUPTED)', async (signal, options) => {
-    const run = await runWatched(['sql', ENDLESS, '--config', config, ...options], signal);
-    expect(run.signal).toBeNull();
-    expect(run.code, run.stderr).toBe(130);
-    expect(run.stderr).toContain(`VENUE_SQL_INTERRUPTED: the query was interrupted (received ${signal})`);
-    expect(run.stdout).toBe('');
-  }, 180_000);
+  ] as const)(
+    'on %s %j: the running query is interrupted (exit 130, VENUE_SQL_INTERRUPTED)',
+    async (signal, options) => {
+      const run = await runWatched(['sql', ENDLESS, '--config', config, ...options], signal);
+      expect(run.signal).toBeNull();
+      expect(run.code, run.stderr).toBe(130);
+      expect(run.stderr).toContain(`VENUE_SQL_INTERRUPTED: the query was interrupted (received ${signal})`);
+      expect(run.stdout).toBe('');
+    },
+    180_000,
+  );
 
   it('at its time limit: --timeout, or query.timeoutSeconds (VENUE_SQL_TIMEOUT, exit 1)', async () => {
     const flag = await runWatched(['sql', ENDLESS, '--timeout', '1', '--config', config]);
