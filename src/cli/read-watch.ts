@@ -10,7 +10,7 @@ export const TIMEOUT_OPTION: OptionSpec = {
 };
 
 /**
- * What stops a read command's query (docs/querying.md, "Limits"): SIGINT/SIGTERM (the CLI's
+ * What stops a read command's query (docs/lake.md, "Read limits"): SIGINT/SIGTERM (the CLI's
  * abort signal) and its time limit, `--timeout` or query.timeoutSeconds.
  */
 export function readWatch(args: ParsedArgs, io: CommandIo, config: Pick<ReadSideConfig, 'query'>): { signal: AbortSignal; timeoutMs: number } {

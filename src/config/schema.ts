@@ -22,7 +22,7 @@ const positiveInt = (max: number) => z.number().int().min(1).max(max);
 
 /**
  * A read's memory: the heaviest report on a year of 1,000 venues (1.1M rows) needs a few
- * hundred MB to sort and return; 1GB leaves room on a 2 GB host (docs/querying.md, "Limits").
+ * hundred MB to sort and return; 1GB leaves room on a 2 GB host (docs/lake.md, "Read limits").
  */
 export const DEFAULT_QUERY_MEMORY_LIMIT = '1GB';
 /** Reports on a year of 1,000 venues take seconds; 5 minutes stops a runaway query, not a real one. */
@@ -124,7 +124,7 @@ export const ConfigSchema = z.strictObject({
         .default('128MB'),
     })
     .prefault({}),
-  /** Limits of the read commands (sql, report, check, status, dashboard): docs/querying.md, "Limits". */
+  /** Limits of the read commands (sql, report, check, status, dashboard): docs/lake.md, "Read limits". */
   query: z
     .strictObject({
       /**

@@ -93,7 +93,7 @@ export const ERROR_RULES = {
   VENUE_SQL_READ_ONLY: failed,
   // A read stopped by SIGINT/SIGTERM: the shell's status for an interrupted command.
   VENUE_SQL_INTERRUPTED: { ...failed, exitCode: ExitCode.interrupted },
-  // A read past query.timeoutSeconds / --timeout, or past query.memoryLimit (docs/querying.md).
+  // A read past query.timeoutSeconds / --timeout, or past query.memoryLimit (docs/lake.md, "Read limits").
   VENUE_SQL_TIMEOUT: failed,
   VENUE_SQL_OUT_OF_MEMORY: failed,
 

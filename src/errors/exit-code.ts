@@ -1,7 +1,7 @@
 /**
  * Exit status of the CLI (docs/commands.md, "Exit status"): 0 ok, 1 run failed, 2 usage or config,
  * 3 partial; 130 (128 + SIGINT, the shell's convention) for a query stopped by SIGINT/SIGTERM
- * (docs/querying.md).
+ * (docs/lake.md, "Read limits").
  */
 export const ExitCode = {
   ok: 0,

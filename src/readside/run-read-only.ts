@@ -62,7 +62,7 @@ async function runWithoutFiles(dryRun: DryRun, sql: string, index: number, count
     if (isReadOnlyRefusal(error)) throw refusedWithoutFiles(kind, index, count, error);
     throw queryFailed(
       error,
-      'every statement but a SELECT first runs on empty copies of the tables, where no file can be opened (docs/querying.md, "What a query can reach"), and failed there',
+      'every statement but a SELECT first runs on empty copies of the tables, where no file can be opened (docs/lake.md, "What a read command can reach"), and failed there',
     );
   }
 }
