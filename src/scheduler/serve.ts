@@ -64,7 +64,6 @@ export async function startServe(config: Config, jobs: readonly JobDefinition[],
     ...(receiver ? { receiver: receiver.stats } : {}),
   });
   try {
-    await refuseNewerWarehouse(config.warehouse.path);
     if (config.receiver.enabled) {
       receiver = await startReceiver({
         host: config.receiver.host,
@@ -91,6 +90,9 @@ export async function startServe(config: Config, jobs: readonly JobDefinition[],
       });
       logger.info({ url: dashboard.url }, `dashboard at ${dashboard.url}/`);
     }
+    // After the receiver listens (a restarted serve answers senders at once; events acknowledged
+    // meanwhile stay in the journal for a build that knows the schema), in turn with the merges.
+    await writers.run(() => refuseNewerWarehouse(config.warehouse.path));
     scheduler.start();
   } catch (error) {
     await scheduler.stop();
