@@ -9,6 +9,7 @@ import { unknownKeyMessage } from './known-keys.js';
 import { didYouMean } from '../infra/did-you-mean.js';
 import { ConfigSchema, type ApiReadyConfig, type Config } from './schema.js';
 import { registerConfigSecrets } from './mask.js';
+import { LAKE_FOLDER_HINT, lakeFolderProblem } from './lake-folder.js';
 import { literalSecretProblems } from '../lake/settings.js';
 import { isS3Target, parseS3Target } from '../lake/target.js';
 import { interpolateEnv, formatPath, referencedValues, type ConfigProblem } from './interpolate.js';
@@ -73,6 +74,8 @@ export function resolveConfig(raw: unknown, env: Readonly<Record<string, string 
   if (problems.length > 0 || !parsed.success) throw new ConfigError(source, withoutReferencedValues(problems, raw, env));
   const config = baseDir === undefined ? parsed.data : anchorPaths(parsed.data, baseDir);
   registerConfigSecrets(config);
+  const lakeProblem = lakeFolderProblem(config);
+  if (lakeProblem) throw new ConfigError(source, [lakeProblem], LAKE_FOLDER_HINT);
   return config;
 }
 
@@ -181,6 +184,9 @@ export type OptionalBlock = (typeof OPTIONAL_BLOCKS)[number];
 /** The config of a command that reads the warehouse and the Parquet export only. */
 export type ReadSideConfig = Omit<Config, OptionalBlock>;
 
+/** What a read command leaves unread: the optional blocks, and the live dashboard's credential (only `serve` checks it). */
+const READ_SIDE_UNREAD = [...OPTIONAL_BLOCKS, 'dashboard.authorization'];
+
 /**
  * The config for the read-side commands (sql, report, check, status, export): the blocks they do
  * not read are set aside unread — their `${VARIABLE}`s are not resolved, so a missing API token
@@ -197,7 +203,7 @@ export function resolveReadSideConfig(
   source = 'config',
   baseDir?: string,
 ): ReadSideConfig {
-  const { api: _api, receiver: _receiver, schedule: _schedule, ...config } = resolveConfig(withoutKeys(raw, OPTIONAL_BLOCKS), env, source, baseDir);
+  const { api: _api, receiver: _receiver, schedule: _schedule, ...config } = resolveConfig(withoutKeys(raw, READ_SIDE_UNREAD), env, source, baseDir);
   return config;
 }
 
@@ -206,9 +212,9 @@ export function resolveReadSideConfig(
  * them unread, so a cron job running it needs neither the API token nor the receiver credential
  * in its environment.
  */
-const CREDENTIAL_KEYS = ['api', 'receiver.authorization'] as const;
+const CREDENTIAL_KEYS = ['api', 'receiver.authorization', 'dashboard.authorization'] as const;
 
-/** The config without its credentials (`api`, `receiver.authorization`); validated as ever otherwise. */
+/** The config without its credentials (`api`, `receiver.authorization`, `dashboard.authorization`); validated as ever otherwise. */
 export function loadCredentialFreeConfigFile(path: string, env: Readonly<Record<string, string | undefined>> = process.env): Config {
   return resolveConfig(withoutKeys(readConfigDocument(path), CREDENTIAL_KEYS), env, resolve(path), configFolder(path));
 }

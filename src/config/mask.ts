@@ -7,7 +7,7 @@ const MASK = '***';
 
 /**
  * The resolved config with every secret replaced, for `venue-etl config` and logs: the token,
- * the receiver credential, the object store's secret key and session token, and credentials
+ * the receiver's and the dashboard's credentials, the object store's secret key and session token, and credentials
  * written into URL-valued keys (`api.baseUrl`).
  */
 export function maskConfig(config: Config): Config {
@@ -17,6 +17,10 @@ export function maskConfig(config: Config): Config {
     receiver: {
       ...config.receiver,
       ...(config.receiver.authorization === undefined ? {} : { authorization: MASK }),
+    },
+    dashboard: {
+      ...config.dashboard,
+      ...(config.dashboard.authorization === undefined ? {} : { authorization: MASK }),
     },
     parquet: config.parquet.s3 === undefined ? config.parquet : { ...config.parquet, s3: maskS3(config.parquet.s3) },
   };
@@ -38,6 +42,7 @@ function maskS3(s3: S3Settings): S3Settings {
 export function registerConfigSecrets(config: Config): void {
   registerSecret(config.api?.token);
   registerSecret(config.receiver.authorization);
+  registerSecret(config.dashboard.authorization);
   registerSecret(config.parquet.s3?.secretAccessKey);
   registerSecret(config.parquet.s3?.sessionToken);
   for (const text of stringsOf(config)) for (const secret of urlCredentials(text)) registerSecret(secret);

@@ -21,6 +21,14 @@ export const MIN_MEMORY_LIMIT_BYTES = 64_000_000;
 const positiveInt = (max: number) => z.number().int().min(1).max(max);
 
 /**
+ * A read's memory: the heaviest report on a year of 1,000 venues (1.1M rows) needs a few
+ * hundred MB to sort and return; 1GB leaves room on a 2 GB host (docs/lake.md, "Read limits").
+ */
+export const DEFAULT_QUERY_MEMORY_LIMIT = '1GB';
+/** Reports on a year of 1,000 venues take seconds; 5 minutes stops a runaway query, not a real one. */
+export const DEFAULT_QUERY_TIMEOUT_SECONDS = 300;
+
+/**
  * 1 GiB of journal: about a million events of ~1 KB, hours of the platform's peak rate and days
  * of a normal one while the warehouse stays locked; the merge takes ~20,000 events/s (B6).
  */
@@ -116,6 +124,20 @@ export const ConfigSchema = z.strictObject({
         .default('128MB'),
     })
     .prefault({}),
+  /** Limits of the read commands (sql, report, check, status, dashboard): docs/lake.md, "Read limits". */
+  query: z
+    .strictObject({
+      /**
+       * DuckDB's memory limit for a read. Its own, not warehouse.memoryLimit: that one (128MB) is
+       * sized for a write's working set and may spill to disk, while a read may not spill (a read
+       * command writes no file, not even a temporary one) and must hold what it sorts, groups and
+       * returns. DuckDB's default, 80 % of the machine, let one query reach 12.6 GB.
+       */
+      memoryLimit: z.string().refine(isSize, 'a size such as "512MB" or "2GB"').default(DEFAULT_QUERY_MEMORY_LIMIT),
+      /** A read running longer is interrupted (VENUE_SQL_TIMEOUT); `--timeout` overrides it. */
+      timeoutSeconds: positiveInt(86_400).default(DEFAULT_QUERY_TIMEOUT_SECONDS),
+    })
+    .prefault({}),
   parquet: z
     .strictObject({
       dir: z.string().min(1).default('data/parquet'),
@@ -164,6 +186,11 @@ export const ConfigSchema = z.strictObject({
       port: z.number().int().min(0).max(65535).default(8788),
       /** IANA zone of the peak-hours grid, for `serve` and the default of `dashboard --tz`. */
       timezone: z.string().min(1).refine(isTimeZone, 'must be an IANA time zone such as UTC or Europe/Madrid').default('UTC'),
+      /**
+       * The complete `Authorization` header value a request must carry (e.g. "Basic …" or
+       * "Bearer …"), as a `${VARIABLE}`; absent: no credential (fine on 127.0.0.1 only).
+       */
+      authorization: z.string().min(8, 'must be at least 8 characters').optional(),
     })
     .prefault({}),
   log: z.strictObject({ level: z.enum(LOG_LEVELS).default('info') }).prefault({}),

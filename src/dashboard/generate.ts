@@ -58,7 +58,7 @@ export async function dashboardPage(connection: Parameters<typeof collectPageDat
 
 /** Reads the warehouse (or with `parquet` its export) and makes the page. */
 export async function buildDashboard(
-  paths: Pick<ReadSideConfig, 'warehouse' | 'parquet'>,
+  paths: Pick<ReadSideConfig, 'warehouse' | 'parquet'> & { readonly query?: Pick<ReadSideConfig['query'], 'memoryLimit'> },
   parquet: boolean,
   request: DashboardRequest,
   options: QuerySourceOptions = {},

@@ -4,6 +4,7 @@ import { formatError } from '../errors/index.js';
 import type { Logger } from '../log/index.js';
 import { scrubSecrets } from '../log/index.js';
 import { openWarehouseSource } from '../readside/index.js';
+import { authorizationChecker } from '../receiver/authorization.js';
 import { dashboardPage, type DashboardRequest } from './generate.js';
 
 export interface DashboardServerOptions {
@@ -12,6 +13,8 @@ export interface DashboardServerOptions {
   readonly warehousePath: string;
   readonly request: () => DashboardRequest;
   readonly logger: Logger;
+  /** dashboard.authorization: the complete `Authorization` header a request must carry (401 otherwise). */
+  readonly authorization?: string;
 }
 
 export interface RunningDashboardServer {
@@ -45,9 +48,13 @@ export async function startDashboardServer(options: DashboardServerOptions): Pro
   const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
     void answer(req, res);
   });
+  const isAuthorized = options.authorization === undefined ? undefined : authorizationChecker(options.authorization);
+  const challenge = /^basic\s/i.test(options.authorization ?? '') ? { 'www-authenticate': 'Basic realm="venue-etl dashboard"' } : undefined;
 
   async function answer(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = (req.url ?? '/').split('?')[0];
+    // Before anything else: without the credential, not even which paths exist is told.
+    if (isAuthorized && !isAuthorized(req.headers.authorization)) return send(res, 401, 'text/plain', 'missing or wrong Authorization header\n', challenge);
     if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'text/plain', 'GET only\n', { allow: 'GET, HEAD' });
     if (path !== '/' && path !== '/dashboard.html') return send(res, 404, 'text/plain', 'the dashboard is at /\n');
     try {
@@ -69,6 +76,7 @@ export async function startDashboardServer(options: DashboardServerOptions): Pro
   });
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  warnIfReachable(address.address, options);
   return {
     url: `http://${host}:${address.port}`,
     close: () =>
@@ -77,6 +85,25 @@ export async function startDashboardServer(options: DashboardServerOptions): Pro
         server.closeAllConnections();
       }),
   };
+}
+
+/**
+ * The page holds every figure of the warehouse and the accounts' e-mail addresses: on an address
+ * other than loopback (e.g. "0.0.0.0", every interface) it is served to whoever reaches the port.
+ * Said once at start, louder without a credential.
+ */
+function warnIfReachable(address: string, options: DashboardServerOptions): void {
+  if (isLoopback(address)) return;
+  const fix =
+    options.authorization === undefined ? '; set dashboard.authorization (e.g. "${VENUE_DASHBOARD_AUTHORIZATION}") or keep dashboard.host at 127.0.0.1' : '';
+  options.logger.warn(
+    { host: options.host, authorization: options.authorization === undefined ? 'none' : 'required' },
+    `dashboard: listening on ${options.host}, beyond this machine: the page shows every figure of the warehouse and account e-mails${fix}`,
+  );
+}
+
+function isLoopback(address: string): boolean {
+  return /^(::ffff:)?127\./.test(address) || address === '::1';
 }
 
 function send(res: ServerResponse, status: number, type: string, body: string, headers: Record<string, string> = {}, length = Buffer.byteLength(body)): void {

@@ -100,6 +100,11 @@ export const ERROR_RULES = {
   VENUE_LAKE_HTTPFS_UNAVAILABLE: usage,
   VENUE_SQL_FAILED: failed,
   VENUE_SQL_READ_ONLY: failed,
+  // A read stopped by SIGINT/SIGTERM: the shell's status for an interrupted command.
+  VENUE_SQL_INTERRUPTED: { ...failed, exitCode: ExitCode.interrupted },
+  // A read past query.timeoutSeconds / --timeout, or past query.memoryLimit (docs/lake.md, "Read limits").
+  VENUE_SQL_TIMEOUT: failed,
+  VENUE_SQL_OUT_OF_MEMORY: failed,
 
   // The object store of an s3:// export target (src/lake). Unreachable or busy: a later run may
   // get through (the SDK has already retried). Refused, absent or misnamed: every other object

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
@@ -102,6 +103,15 @@ export async function exportParquet(options: ExportOptions): Promise<ExportRepor
   const path = typeof options.warehouse === 'string' ? options.warehouse : options.warehouse.path;
   let local: LocalFolderStore | undefined;
   try {
+    // A warehouse that cannot be read (missing, damaged, from a newer venue-etl) fails the export
+    // before it makes the lake's folder: no empty folder is left behind to look like an export.
+    if (options.store === undefined && !onObjectStore && !existsSync(dir)) {
+      const probe = await openReadConnection(path, {
+        shareWithWriters: options.shareWithWriters ?? false,
+        ...(options.logger ? { logger: options.logger } : {}),
+      });
+      await probe.close();
+    }
     let store: ExportStore;
     if (options.store !== undefined) store = options.store;
     else if (onObjectStore) store = await openObjectStore(options);

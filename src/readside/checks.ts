@@ -1,6 +1,6 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { duckdbMessage } from './errors.js';
 import { isWarehouseFailure } from '../warehouse/warehouse-failure.js';
+import { duckdbMessage, isInterrupt } from './errors.js';
 import { listNamedSql } from './named-sql.js';
 import { runNamedSql } from './run-named.js';
 import { textValue } from './values.js';
@@ -40,6 +40,8 @@ export async function runChecks(connection: DuckDBConnection, params: SqlParams)
     } catch (error) {
       // A corrupt warehouse is not a check that did not pass: nothing it holds can be trusted.
       if (isWarehouseFailure(error)) throw error;
+      // Stopped (SIGINT, the time limit): no further check runs, the command says why.
+      if (isInterrupt(error) || isInterrupt((error as { cause?: unknown }).cause)) throw error;
       results.push({ name: check.name, description: check.description, status: 'error', rows: 0, sample: duckdbMessage(error) });
     }
   }

@@ -16,14 +16,74 @@ export function queryFailed(cause: unknown, hint?: string): EtlError {
 
 const READ_ONLY_HINT = 'the warehouse is written only by sync, backfill and the receiver; query it with SELECT, PIVOT, EXPLAIN, SET, PRAGMA or CALL';
 
-/** DuckDB refused the statement as a write; `statement` names its kind for the message. */
+const FILE_HINT =
+  'a read command opens no file but its source: the warehouse, or with --parquet the data files of the lake; ' +
+  'COPY TO, ATTACH, EXPORT, INSTALL and reading other files are refused — query the tables (views) by name';
+
+/** `Cannot access file "/x/y.csv" - file system …` → /x/y.csv. */
+function refusedPath(cause: unknown): string | undefined {
+  return /Cannot access (?:file|directory) "([^"]*)"/.exec(duckdbMessage(cause))?.[1];
+}
+
+/**
+ * DuckDB refused the statement: a write in the READ ONLY transaction (`statement` names its
+ * kind), or a file it may not open — which may have been a read of a file outside the source,
+ * so the message says which file was refused, not that the statement wrote.
+ */
 export function writeRefused(statement: string, index: number, count: number, cause?: unknown): EtlError {
   const which = count > 1 ? ` (statement ${index + 1} of ${count})` : '';
+  const path = refusedPath(cause);
+  if (path !== undefined) {
+    return new EtlError('VENUE_SQL_READ_ONLY', `venue-etl sql opens no file but its source: DuckDB refused to open ${path}${which}`, {
+      hint: FILE_HINT,
+      cause,
+      details: { statement, path },
+    });
+  }
   return new EtlError('VENUE_SQL_READ_ONLY', `venue-etl sql is read-only: ${statement} statements are refused${which}: ${duckdbMessage(cause)}`, {
     hint: READ_ONLY_HINT,
     cause,
     details: { statement },
   });
+}
+
+/** A statement DuckDB ran but would not run where no file can be opened (see dry-run.ts). */
+export function refusedWithoutFiles(statement: string, index: number, count: number, cause: unknown): EtlError {
+  const which = count > 1 ? ` (statement ${index + 1} of ${count})` : '';
+  return new EtlError(
+    'VENUE_SQL_READ_ONLY',
+    `venue-etl sql opens no file but its source: the ${statement} statement${which} needs a file (${duckdbMessage(cause).split('\n')[0]})`,
+    { hint: FILE_HINT, cause, details: { statement } },
+  );
+}
+
+/** DuckDB stopped the query at its memory limit (it may not spill: a read writes no temporary file). */
+export function outOfMemory(limit: string, cause: unknown): EtlError {
+  return new EtlError('VENUE_SQL_OUT_OF_MEMORY', `the query needs more than query.memoryLimit (${limit}): ${duckdbMessage(cause).split('\n')[0]}`, {
+    hint: 'narrow the query (fewer rows or columns, an aggregate, a LIMIT), or raise query.memoryLimit in the config',
+    cause,
+    details: { memoryLimit: limit },
+  });
+}
+
+/** A SET of DuckDB's settings after the read command sealed them (lock-down.ts). */
+export function isSettingLocked(error: unknown): boolean {
+  return /the configuration has been locked/i.test(duckdbMessage(error));
+}
+
+export function settingLocked(cause: unknown): EtlError {
+  return new EtlError('VENUE_SQL_READ_ONLY', `a read command's DuckDB settings are fixed: ${duckdbMessage(cause).split('\n')[0]}`, {
+    hint: 'the memory limit and time limit are query.memoryLimit and query.timeoutSeconds (or --timeout) in the config; SET VARIABLE still works',
+    cause,
+  });
+}
+
+export function isOutOfMemory(error: unknown): boolean {
+  return /^Out of Memory Error/i.test(duckdbMessage(error)) || /could not allocate|failed to allocate|max_temp_directory_size/i.test(duckdbMessage(error));
+}
+
+export function isInterrupt(error: unknown): boolean {
+  return /^INTERRUPT Error/i.test(duckdbMessage(error));
 }
 
 /** A COMMIT or ROLLBACK in the text ended the read-only transaction before more statements. */

@@ -1,30 +1,40 @@
-import type { Config } from '../config/index.js';
+import { DEFAULT_QUERY_MEMORY_LIMIT, type Config } from '../config/schema.js';
 import { isS3Target } from '../lake/target.js';
 import { openParquetSource } from './parquet-source.js';
+import { watched, type WatchOptions } from './watchdog.js';
 import { openWarehouseSource, type QuerySource, type WarehouseSourceOptions } from './warehouse-source.js';
 
-/** Waiting for another process's write lock (see WarehouseSourceOptions). */
-export type QuerySourceOptions = Pick<WarehouseSourceOptions, 'waitMs' | 'logger'>;
+/** Waiting for another process's write lock (see WarehouseSourceOptions), and the watch over the work (watchdog.ts). */
+export type QuerySourceOptions = Pick<WarehouseSourceOptions, 'waitMs' | 'logger'> & Omit<WatchOptions, 'memoryLimit'>;
 
-/** The two paths the read side needs. */
-export type QuerySourcePaths = Pick<Config, 'warehouse' | 'parquet'>;
+/** The paths the read side needs, and its limits (query.memoryLimit; defaults apply without them). */
+export type QuerySourcePaths = Pick<Config, 'warehouse' | 'parquet'> & { readonly query?: Pick<Config['query'], 'memoryLimit'> };
 
 /**
  * The warehouse file read-only, or with `--parquet` the exported files behind same-named views:
- * a local folder, or an `s3://` lake through DuckDB's httpfs.
+ * a local folder, or an `s3://` lake through DuckDB's httpfs. Either way sealed before the
+ * first statement a user typed (lock-down.ts): bounded in memory, no other file reachable.
  */
 export function openQuerySource(config: QuerySourcePaths, parquet: boolean, options: QuerySourceOptions = {}): Promise<QuerySource> {
-  if (!parquet) return openWarehouseSource(config.warehouse.path, options);
-  return isS3Target(config.parquet.dir) ? openLake(config) : openParquetSource(config.parquet.dir);
+  const memoryLimit = config.query?.memoryLimit ?? DEFAULT_QUERY_MEMORY_LIMIT;
+  if (!parquet) return openWarehouseSource(config.warehouse.path, { ...pick(options), memoryLimit });
+  return isS3Target(config.parquet.dir) ? openLake(config, memoryLimit) : openParquetSource(config.parquet.dir, memoryLimit);
+}
+
+function pick(options: QuerySourceOptions): Pick<WarehouseSourceOptions, 'waitMs' | 'logger'> {
+  return { ...(options.waitMs === undefined ? {} : { waitMs: options.waitMs }), ...(options.logger ? { logger: options.logger } : {}) };
 }
 
 /** Loaded only for an s3:// lake: it brings the AWS SDK, 200-400 ms to import (see export-parquet.ts). */
-async function openLake(config: QuerySourcePaths): Promise<QuerySource> {
+async function openLake(config: QuerySourcePaths, memoryLimit: string): Promise<QuerySource> {
   const { openS3Source } = await import('./s3-source.js');
-  return openS3Source(config.parquet.dir, config.parquet.s3);
+  return openS3Source(config.parquet.dir, config.parquet.s3, memoryLimit);
 }
 
-/** Runs `work` on a source and always closes it (releasing the file lock). */
+/**
+ * Runs `work` on a source and always closes it (releasing the file lock). SIGINT/SIGTERM
+ * (`options.signal`) and the time limit (`options.timeoutMs`) interrupt the running query.
+ */
 export async function withQuerySource<T>(
   config: QuerySourcePaths,
   parquet: boolean,
@@ -33,7 +43,13 @@ export async function withQuerySource<T>(
 ): Promise<T> {
   const source = await openQuerySource(config, parquet, options);
   try {
-    return await work(source);
+    const memoryLimit = config.query?.memoryLimit ?? DEFAULT_QUERY_MEMORY_LIMIT;
+    options.logger?.debug({ source: source.kind, memoryLimit, timeoutMs: options.timeoutMs }, 'query running');
+    const interrupt = (): void => {
+      source.connection.interrupt();
+      source.dryRun?.interrupt();
+    };
+    return await watched(interrupt, { ...options, memoryLimit }, () => work(source));
   } finally {
     await source.close();
   }

@@ -10,11 +10,18 @@ import { localManifests, tableEntries } from './lake-manifests.js';
 import { monthVariable } from './months-read.js';
 import { createReportMacros } from './report-macros.js';
 import { utcSession } from '../warehouse/read-connection.js';
+import { DEFAULT_QUERY_MEMORY_LIMIT } from '../config/schema.js';
+import { dryRunBeside } from './dry-run.js';
+import { lockDown } from './lock-down.js';
 import type { QuerySource } from './warehouse-source.js';
 
-function hasParquetFiles(dir: string): boolean {
-  if (!existsSync(dir)) return false;
-  return readdirSync(dir, { recursive: true, withFileTypes: true }).some((e) => e.isFile() && e.name.endsWith('.parquet'));
+/** The Parquet files under a table's folder, every writer's, in a stable order. */
+function parquetFiles(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile() && e.name.endsWith('.parquet'))
+    .map((e) => join(e.parentPath, e.name))
+    .sort();
 }
 
 /**
@@ -30,20 +37,23 @@ function monthFilter(table: string): string {
 
 /**
  * The view standing in for one table: the exported files read the way any engine reads them
- * (docs/lake.md), every writer's files by one glob, with the table's columns in
- * the warehouse's order and types (a manifest knows them). A table exported with no rows still
- * gets a typed, empty view. Generated from the manifests (paths and columns differ per export),
- * so it is built here, not kept in sql/.
+ * (docs/lake.md), every writer's files, with the table's columns in the warehouse's order and
+ * types (a manifest knows them). A table exported with no rows still gets a typed, empty view.
+ * Generated from the manifests (paths and columns differ per export), so it is built here, not
+ * kept in sql/.
  *
- * `tableDir` is the table's folder: a local path, or `s3://bucket/prefix/<table>`.
+ * `files` are the table's data files, listed when the source opens (local paths, or
+ * `s3://bucket/prefix/<table>/…` URLs): by name rather than by a glob, because the sealed
+ * instance may open exactly these files and no folder (lock-down.ts).
  */
-export function viewSql(table: ExportTable, tableDir: string, files: boolean, entry: TableEntry | undefined): string | undefined {
+export function viewSql(table: ExportTable, files: readonly string[], entry: TableEntry | undefined): string | undefined {
   const partitioned = table.partitionBy !== undefined;
   const columns = entry?.columns;
-  if (files) {
+  if (files.length > 0) {
+    const list = `[${files.map(literal).join(', ')}]`;
     const source = partitioned
-      ? `read_parquet(${literal(`${tableDir}/**/*.parquet`)}, hive_partitioning = true, hive_types = {'stream': VARCHAR, 'month': VARCHAR})`
-      : `read_parquet(${literal(`${tableDir}/*.parquet`)}, hive_partitioning = false)`;
+      ? `read_parquet(${list}, hive_partitioning = true, hive_types = {'stream': VARCHAR, 'month': VARCHAR})`
+      : `read_parquet(${list}, hive_partitioning = false)`;
     const select = columns
       ? columns.map((c) => `CAST(${identifier(c.name)} AS ${c.type}) AS ${identifier(c.name)}`).join(', ')
       : partitioned
@@ -56,26 +66,20 @@ export function viewSql(table: ExportTable, tableDir: string, files: boolean, en
   return `CREATE VIEW ${identifier(table.name)} AS SELECT ${nulls} WHERE false`;
 }
 
-/**
- * The views read files under `root` only: every other file (COPY TO elsewhere, ATTACH,
- * INSTALL) is refused by DuckDB, and the setting cannot be switched back on at runtime.
- */
-async function sealToFolder(connection: DuckDBConnection, root: string): Promise<void> {
-  await connection.run(`SET allowed_directories = [${literal(`${root}/`)}]`);
-  await connection.run('SET enable_external_access = false');
-}
-
 /** How a source over views is prepared before its views, and sealed after them. */
 export interface ViewSourceSteps {
   /** Runs first (e.g. loading an extension, creating a secret). */
   readonly prepare?: (connection: DuckDBConnection) => Promise<void>;
-  /** Runs last: limits what the SQL a user types may reach. */
-  readonly seal: (connection: DuckDBConnection) => Promise<void>;
+  /** The data files the views read: the only files the sealed instance may open. */
+  readonly files: readonly string[];
+  /** query.memoryLimit. */
+  readonly memoryLimit: string;
 }
 
 /**
  * An in-memory DuckDB whose views are named like the warehouse tables (the `statements`), with
- * the reports' macros, sealed by `steps.seal`.
+ * the reports' macros, then sealed (lock-down.ts): it may open `steps.files` and nothing else,
+ * and every statement but a SELECT first runs where it may open nothing (dry-run.ts).
  */
 export async function sourceOverViews(
   instance: DuckDBInstance,
@@ -91,16 +95,19 @@ export async function sourceOverViews(
     if (hasRoles) await connection.run(sql('views/current-roles.sql'));
     // The reports' shared row selections: macros only, so the migration runs as it is here.
     await createReportMacros(connection);
-    await steps.seal(connection);
+    await lockDown(connection, { memoryLimit: steps.memoryLimit, files: steps.files });
   } catch (error) {
     connection.closeSync();
     instance.closeSync();
     throw error;
   }
+  const dryRun = dryRunBeside(connection, steps.memoryLimit);
   return {
     kind: 'parquet',
     connection,
+    dryRun,
     async close() {
+      dryRun.close();
       connection.closeSync();
       instance.closeSync();
     },
@@ -112,17 +119,19 @@ export async function sourceOverViews(
  * export in a local folder — every writer's files and manifests in it — so the same SQL runs on
  * both and needs no lock on the warehouse file.
  */
-export async function openParquetSource(dir: string): Promise<QuerySource> {
+export async function openParquetSource(dir: string, memoryLimit: string = DEFAULT_QUERY_MEMORY_LIMIT): Promise<QuerySource> {
   const root = resolve(dir);
   if (existsSync(root) && !statSync(root).isDirectory()) throw exportNotAFolder(root);
   const entries = tableEntries(localManifests(root));
+  const files: string[] = [];
   const statements = EXPORT_TABLES.flatMap((table) => {
-    const tableDir = join(root, table.name);
-    const sql = viewSql(table, tableDir, hasParquetFiles(tableDir), entries[table.name]);
+    const tableFiles = parquetFiles(join(root, table.name));
+    files.push(...tableFiles);
+    const sql = viewSql(table, tableFiles, entries[table.name]);
     return sql ? [sql] : [];
   });
   if (statements.length === 0) throw parquetMissing(dir);
   const instance = await DuckDBInstance.create(':memory:');
   const connection = await instance.connect();
-  return sourceOverViews(instance, connection, statements, { seal: (c) => sealToFolder(c, root) });
+  return sourceOverViews(instance, connection, statements, { files, memoryLimit });
 }

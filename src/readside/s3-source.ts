@@ -3,12 +3,13 @@ import { EtlError } from '../errors/index.js';
 import { EXPORT_TABLES } from '../export/index.js';
 import { parseManifest } from '../export/manifest.js';
 import { literal } from '../export/sql-text.js';
-import { ObjectStore, parseS3Target, describeKey, type S3SettingsInput, type S3Target } from '../lake/index.js';
+import { ObjectStore, parseS3Target, describeKey, type S3SettingsInput } from '../lake/index.js';
 import { duckdbS3Secret, type DuckdbS3Secret } from '../lake/duckdb-secret.js';
 import { scrubSecrets } from '../log/index.js';
 import { duckdbMessage, httpfsUnavailable, parquetMissing } from './errors.js';
 import { isManifestName, tableEntries } from './lake-manifests.js';
 import { sourceOverViews, viewSql } from './parquet-source.js';
+import { DEFAULT_QUERY_MEMORY_LIMIT } from '../config/schema.js';
 import type { QuerySource } from './warehouse-source.js';
 
 /**
@@ -49,24 +50,11 @@ async function createSecret(connection: DuckDBConnection, secret: DuckdbS3Secret
 }
 
 /**
- * What the views may reach once they exist: the lake's prefix only. DuckDB's allow-list takes
- * an `s3://` prefix like a folder, and with external access then switched off every other path
- * or URL (local files, other buckets or prefixes, COPY TO, ATTACH, INSTALL) is refused and the
- * settings cannot be changed back (checked without httpfs in test/readside/lake-s3-read.test.ts).
- * Not also `disabled_filesystems = 'LocalFileSystem'`: set first it makes the allow-list itself
- * fail to set, and set after it adds nothing the allow-list does not already refuse.
- */
-export async function sealToLake(connection: DuckDBConnection, target: S3Target): Promise<void> {
-  await connection.run(`SET allowed_directories = [${literal(`${describeKey(target)}/`)}]`);
-  await connection.run('SET enable_external_access = false');
-}
-
-/**
  * Views over an `s3://bucket/prefix` lake, read by DuckDB's httpfs with the credentials export
  * uses; every writer's manifest is read through the object store, every writer's files by glob.
  * (This path needs httpfs, which the test machine cannot load: only its refusal is tested there.)
  */
-export async function openS3Source(dir: string, settings: S3SettingsInput | undefined): Promise<QuerySource> {
+export async function openS3Source(dir: string, settings: S3SettingsInput | undefined, memoryLimit: string = DEFAULT_QUERY_MEMORY_LIMIT): Promise<QuerySource> {
   const parsed = parseS3Target(dir);
   if ('problem' in parsed) throw new EtlError('VENUE_LAKE_TARGET', `parquet.dir ${parsed.problem}`, { hint: 'Write parquet.dir as s3://bucket/prefix.' });
   const target = parsed.target;
@@ -74,6 +62,7 @@ export async function openS3Source(dir: string, settings: S3SettingsInput | unde
   const instance = await DuckDBInstance.create(':memory:');
   const connection = await instance.connect();
   let statements: string[];
+  let files: string[];
   let secret: DuckdbS3Secret;
   try {
     // First, before any request: a machine without httpfs learns it at once, offline or not.
@@ -86,9 +75,17 @@ export async function openS3Source(dir: string, settings: S3SettingsInput | unde
         manifests.push(parseManifest((await store.get(key))?.toString('utf8')));
       }
       const entries = tableEntries(manifests);
-      const withFiles = new Set(objects.filter((o) => o.key.endsWith('.parquet')).map((o) => o.key.split('/')[0]));
+      files = objects
+        .filter((o) => o.key.endsWith('.parquet'))
+        .map((o) => o.key)
+        .sort()
+        .map((key) => `${lake}/${key}`);
       statements = EXPORT_TABLES.flatMap((table) => {
-        const sql = viewSql(table, `${lake}/${table.name}`, withFiles.has(table.name), entries[table.name]);
+        const sql = viewSql(
+          table,
+          files.filter((url) => url.startsWith(`${lake}/${table.name}/`)),
+          entries[table.name],
+        );
         return sql ? [sql] : [];
       });
     } finally {
@@ -101,8 +98,7 @@ export async function openS3Source(dir: string, settings: S3SettingsInput | unde
     instance.closeSync();
     throw error;
   }
-  return sourceOverViews(instance, connection, statements, {
-    prepare: (c) => createSecret(c, secret),
-    seal: (c) => sealToLake(c, target),
-  });
+  // The sealed instance may open exactly these objects: COPY TO, ATTACH, INSTALL, local files,
+  // other buckets and prefixes are refused (checked without httpfs in test/readside/lake-s3-read.test.ts).
+  return sourceOverViews(instance, connection, statements, { prepare: (c) => createSecret(c, secret), files, memoryLimit });
 }

@@ -4,6 +4,7 @@ import { startDashboardServer, type RunningDashboardServer } from '../dashboard/
 import type { Logger } from '../log/index.js';
 import { journalDirOf, startReceiver, type RunningReceiver } from '../receiver/index.js';
 import { Mutex } from '../warehouse/mutex.js';
+import { refuseNewerWarehouse } from '../warehouse/version-check.js';
 import type { JobDefinition } from './job.js';
 import { jobContext } from './job-context.js';
 import { resolveSchedules } from './schedules.js';
@@ -86,9 +87,13 @@ export async function startServe(config: Config, jobs: readonly JobDefinition[],
         warehousePath: config.warehouse.path,
         request: () => ({ tz: config.dashboard.timezone, staleAfterDays: config.sync.staleAfterDays }),
         logger: logger.child({ component: 'dashboard' }),
+        ...(config.dashboard.authorization === undefined ? {} : { authorization: config.dashboard.authorization }),
       });
       logger.info({ url: dashboard.url }, `dashboard at ${dashboard.url}/`);
     }
+    // After the receiver listens (a restarted serve answers senders at once; events acknowledged
+    // meanwhile stay in the journal for a build that knows the schema), in turn with the merges.
+    await writers.run(() => refuseNewerWarehouse(config.warehouse.path));
     scheduler.start();
   } catch (error) {
     await scheduler.stop();

@@ -1,4 +1,5 @@
 import { EtlError } from '../errors/index.js';
+import { processCommand } from '../infra/process-command.js';
 import { failureError, failureKind } from './warehouse-failure.js';
 
 /** `Conflicting lock is held in /usr/bin/node (PID 1234)` → 1234. */
@@ -11,16 +12,21 @@ export function isLockError(error: unknown): boolean {
   return error instanceof Error && /Could not set lock on file/i.test(error.message);
 }
 
-/** DuckDB allows one writing process per file; a reader cannot open while a writer holds it. */
+/**
+ * DuckDB allows one writing process per file; a reader cannot open while a writer holds it,
+ * nor a writer while a reader does. The message names the holder's command (`venue-etl sql`,
+ * `venue-etl serve`…) from its PID, so that the user knows what to wait for or stop.
+ */
 export function warehouseLocked(path: string, cause: unknown): EtlError {
   const pid = lockHolderPid(cause instanceof Error ? cause.message : String(cause));
-  const holder = pid === undefined ? 'another venue-etl process' : `another venue-etl process (PID ${pid})`;
+  const command = pid === undefined ? undefined : processCommand(pid);
+  const holder = pid === undefined ? 'another venue-etl process' : command === undefined ? `another process (PID ${pid})` : `\`${command}\` (PID ${pid})`;
   return new EtlError('VENUE_WAREHOUSE_LOCKED', `the warehouse ${path} is in use by ${holder}`, {
     hint:
-      'wait for that run to finish, or stop `venue-etl serve` while you run this command; ' +
+      'wait for that command to finish (a query stops at query.timeoutSeconds), or stop `venue-etl serve` while you run this command; ' +
       'to query while it runs, use `venue-etl sql --parquet` on the exported files',
     cause,
-    details: { path, ...(pid === undefined ? {} : { pid }) },
+    details: { path, ...(pid === undefined ? {} : { pid }), ...(command === undefined ? {} : { command }) },
   });
 }
 

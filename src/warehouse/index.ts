@@ -1,6 +1,7 @@
 /** The warehouse layer: one DuckDB file, its schema, and every write venue-etl makes to it. */
 export { openWarehouse } from './open.js';
 export { openWarehouseWhenFree } from './open-when-free.js';
+export { refuseNewerWarehouse } from './version-check.js';
 export type { OpenWhenFreeOptions } from './open-when-free.js';
 export type { OpenWarehouseOptions } from './open.js';
 export { Warehouse } from './warehouse.js';

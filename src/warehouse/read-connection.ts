@@ -7,6 +7,8 @@ import type { Logger } from '../log/index.js';
 // readers (queries, the export) share the writer's instance instead of failing on its own lock.
 import { acquireInstance, releaseInstance } from './instances.js';
 import { isLockError, warehouseLocked, warehouseMissing, warehouseOpenFailed } from './errors.js';
+import { appliedVersions, assertNotTooNew, knownMigrations } from './migrations.js';
+import { isEtlError } from '../errors/index.js';
 
 /** A connection that reads the warehouse file; `close` gives the instance back. */
 export interface ReadConnection {
@@ -44,7 +46,8 @@ export const READ_WAIT_MS = 10_000;
 
 /**
  * A read-only connection to the warehouse. Fails with VENUE_WAREHOUSE_MISSING when the file
- * does not exist (nothing synced yet) and VENUE_WAREHOUSE_LOCKED while another process writes it.
+ * does not exist (nothing synced yet), VENUE_WAREHOUSE_LOCKED while another process writes it
+ * and VENUE_WAREHOUSE_TOO_NEW when a newer venue-etl migrated it.
  */
 export async function openReadConnection(path: string, options: ReadConnectionOptions = {}): Promise<ReadConnection> {
   const absolutePath = resolve(path);
@@ -54,10 +57,13 @@ export async function openReadConnection(path: string, options: ReadConnectionOp
   try {
     connection = await instance.connect();
     await utcSession(connection);
+    // Every reader, as every writer (open.ts): a file a newer venue-etl migrated may hold tables
+    // this one would misread (export would copy them to the lake, serve would fail every merge).
+    assertNotTooNew(path, await appliedVersions(connection), knownMigrations());
   } catch (error) {
     connection?.closeSync();
     await releaseInstance(absolutePath);
-    throw warehouseOpenFailed(path, error);
+    throw isEtlError(error) ? error : warehouseOpenFailed(path, error);
   }
   const open = connection;
   let closed = false;

@@ -1,3 +1,4 @@
+import { copyFileSync } from 'node:fs';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveConfig, type Config } from '../../src/config/index.js';
@@ -12,6 +13,16 @@ beforeAll(async () => {
   demo = await demoWarehouse(4);
 });
 afterAll(() => demo?.cleanup());
+
+/** A log destination that keeps every line it is given. */
+function collect(lines: string[]): Writable {
+  return new Writable({
+    write: (chunk, _encoding, done) => {
+      lines.push(String(chunk));
+      done();
+    },
+  });
+}
 
 function config(extra: Record<string, unknown>): Config {
   return resolveConfig({
@@ -58,6 +69,58 @@ describe('the live dashboard in serve', () => {
     } finally {
       await serve.stop();
     }
+  });
+
+  it('beyond loopback: warns at start, and with dashboard.authorization answers only requests that carry it', async () => {
+    const credential = 'Basic ZGFzaDpib2FyZC0xMjM=';
+    const lines: string[] = [];
+    const logger = createLogger({ level: 'warn', destination: collect(lines) });
+    const serve = await startServe(
+      config({ receiver: { enabled: false }, dashboard: { enabled: true, host: '0.0.0.0', port: 0, authorization: credential } }),
+      [],
+      logger,
+    );
+    try {
+      const url = serve.dashboardUrl!.replace('0.0.0.0', '127.0.0.1');
+      const missing = await fetch(`${url}/`);
+      expect(missing.status).toBe(401);
+      expect(missing.headers.get('www-authenticate')).toBe('Basic realm="venue-etl dashboard"');
+      expect((await fetch(`${url}/users/`)).status).toBe(401);
+      expect((await fetch(`${url}/`, { headers: { authorization: 'Basic ZGFzaDpib2FyZC0xMjQ=' } })).status).toBe(401);
+      const allowed = await fetch(`${url}/`, { headers: { authorization: credential } });
+      expect(allowed.status).toBe(200);
+      expect(embeddedData(await allowed.text()).venues).toHaveLength(4);
+    } finally {
+      await serve.stop();
+    }
+    const warnings = lines.join('');
+    expect(warnings).toContain('dashboard: listening on 0.0.0.0, beyond this machine');
+    expect(warnings).not.toContain('ZGFzaDpib2FyZC0xMjM');
+  });
+
+  it('beyond loopback without a credential: the warning says how to set one', async () => {
+    const lines: string[] = [];
+    const logger = createLogger({ level: 'warn', destination: collect(lines) });
+    const serve = await startServe(config({ receiver: { enabled: false }, dashboard: { enabled: true, host: '0.0.0.0', port: 0 } }), [], logger);
+    await serve.stop();
+    expect(lines.join('')).toContain('set dashboard.authorization');
+    const local: string[] = [];
+    const quietLocal = createLogger({ level: 'warn', destination: collect(local) });
+    const onLoopback = await startServe(config({ receiver: { enabled: false }, dashboard: { enabled: true, port: 0 } }), [], quietLocal);
+    await onLoopback.stop();
+    expect(local.join('')).not.toContain('beyond this machine');
+  });
+
+  it('refuses to start on a warehouse a newer venue-etl migrated', async () => {
+    const newer = `${demo.warehouse}.newer.duckdb`;
+    copyFileSync(demo.warehouse, newer);
+    await onFile(newer, [`INSERT INTO schema_migrations VALUES (999, 'from_the_future', now())`]);
+    const refused = startServe(
+      resolveConfig({ api: { baseUrl: 'http://127.0.0.1:9', token: 'x' }, warehouse: { path: newer }, receiver: { enabled: false } }),
+      [],
+      quiet,
+    );
+    await expect(refused).rejects.toMatchObject({ code: 'VENUE_WAREHOUSE_TOO_NEW' });
   });
 
   it('is refused on the receiver port', async () => {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sealToLake } from '../../src/readside/s3-source.js';
+import { lockDown } from '../../src/readside/lock-down.js';
 import { runCli, tempDir, V1 } from './fixture.js';
 
 const SECRET = 'lake-secret-key-that-must-never-be-printed';
@@ -66,7 +66,7 @@ describe('--parquet on an s3:// lake where httpfs cannot be loaded', () => {
 });
 
 describe('the seal of an s3:// lake session', () => {
-  it('lets paths under the lake through DuckDB’s permission check and refuses every other path, for good', async () => {
+  it('lets the lake’s data objects through DuckDB’s permission check and refuses every other path, for good', async () => {
     const instance = await DuckDBInstance.create(':memory:');
     const connection = await instance.connect();
     const attempt = async (sql: string): Promise<string> =>
@@ -76,10 +76,14 @@ describe('the seal of an s3:// lake session', () => {
       );
     try {
       await connection.run('SET autoinstall_known_extensions = false');
-      await sealToLake(connection, { bucket: 'venue-lake', prefix: 'prod' });
+      const object = 's3://venue-lake/prod/series_points/stream=venue-devices-history/month=2026-01/data.parquet';
+      await lockDown(connection, { memoryLimit: '256MB', files: [object] });
       // Past the permission check: the read then needs httpfs, which this machine lacks.
-      expect(await attempt(`SELECT * FROM read_parquet('s3://venue-lake/prod/series_points/**/*.parquet')`)).not.toMatch(/Permission Error/);
+      expect(await attempt(`SELECT * FROM read_parquet('${object}')`)).not.toMatch(/Permission Error/);
       for (const path of [
+        // Another object of the lake than the ones its views list: a new file (a COPY target) is refused.
+        's3://venue-lake/prod/series_points/stream=venue-devices-history/month=2026-01/data-evil.parquet',
+        's3://venue-lake/prod/_venue_etl_manifest.json',
         's3://venue-lake/other/x.parquet',
         's3://venue-lake/prod-copy/x.parquet',
         's3://another-bucket/prod/x.parquet',
@@ -90,6 +94,7 @@ describe('the seal of an s3:// lake session', () => {
       expect(await attempt(`COPY (SELECT 1) TO 's3://venue-lake/prod/x.csv'`)).not.toBe('ok');
       expect(await attempt('SET enable_external_access = true')).not.toBe('ok');
       expect(await attempt(`SET allowed_directories = ['/']`)).not.toBe('ok');
+      expect(await attempt(`SET memory_limit = '100GB'`)).toMatch(/configuration has been locked/);
     } finally {
       connection.closeSync();
       instance.closeSync();

@@ -130,8 +130,7 @@ describe('venue-etl sql', () => {
     const target = join(dir, 'copied.csv');
     const run = await sql(`COPY (SELECT 1 AS a) TO '${target}'`);
     expect(run.code).toBe(1);
-    expect(run.stderr).toContain('VENUE_SQL_READ_ONLY: venue-etl sql is read-only: writing statements are refused');
-    expect(run.stderr).toContain('file system operations are disabled');
+    expect(run.stderr).toContain(`VENUE_SQL_READ_ONLY: venue-etl sql opens no file but its source: DuckDB refused to open ${target}`);
     expect(existsSync(target)).toBe(false);
   });
 
@@ -216,7 +215,8 @@ describe('venue-etl sql', () => {
       const run = await sql('SELECT count(*) AS n FROM accounts');
       expect(run.code).toBe(1);
       expect(run.stderr).toContain('VENUE_WAREHOUSE_LOCKED');
-      expect(run.stderr).toMatch(/in use by another venue-etl process \(PID \d+\)/);
+      // The holder here is a plain `node -e` script; a venue-etl command is named by its command.
+      expect(run.stderr).toMatch(/in use by `node` \(PID \d+\)/);
       expect(run.stderr).toContain('venue-etl sql --parquet');
       const parquet = await sql('SELECT count(*) AS n FROM accounts', '--parquet', '--format', 'csv');
       expect(parquet.code, parquet.stderr).toBe(0);

@@ -106,6 +106,51 @@ describe('config.example.json', () => {
   });
 });
 
+describe('dashboard.authorization', () => {
+  it('is masked in the printed config, and left unread by the read commands', async () => {
+    const { resolveReadSideConfig } = await import('../../src/config/index.js');
+    const config = resolveConfig({ dashboard: { authorization: '${DASH}' } }, { DASH: 'Basic ZGFzaDpwYXNzd29yZA==' });
+    expect(config.dashboard.authorization).toBe('Basic ZGFzaDpwYXNzd29yZA==');
+    expect(maskConfig(config).dashboard.authorization).toBe('***');
+    // An analyst without the variable can still run sql, report, check, status and dashboard.
+    expect(resolveReadSideConfig({ dashboard: { authorization: '${DASH}' } }, {}).dashboard.authorization).toBeUndefined();
+    expect(() => resolveConfig({ dashboard: { authorization: '${DASH}' } }, {})).toThrow(/DASH/);
+  });
+});
+
+describe('parquet.dir', () => {
+  it('is refused when it is /, the warehouse folder or a folder holding it (exit 2, with the fix)', () => {
+    for (const [dir, message] of [
+      ['/', /parquet\.dir: is the root of the file system/],
+      ['/srv/etl/data', /parquet\.dir: is the folder of the warehouse \(\/srv\/etl\/data\)/],
+      ['/srv/etl', /parquet\.dir: contains the folder of the warehouse \(\/srv\/etl\/data\)/],
+    ] as const) {
+      const error = (() => {
+        try {
+          resolveConfig({ warehouse: { path: '/srv/etl/data/warehouse.duckdb' }, parquet: { dir } });
+        } catch (e) {
+          return e as ConfigError;
+        }
+        return undefined;
+      })();
+      expect(error?.message, dir).toMatch(message);
+      expect(error?.exitCode).toBe(2);
+      expect(error?.hint).toContain('a folder of its own');
+    }
+    for (const dir of ['/srv/etl/data/parquet', '/srv/lake', '/srv/etl/data-lake', 's3://bucket/srv']) {
+      expect(resolveConfig({ warehouse: { path: '/srv/etl/data/warehouse.duckdb' }, parquet: { dir } }).parquet.dir, dir).toBe(dir);
+    }
+  });
+});
+
+describe('query limits', () => {
+  it('default to 1GB and 300 s, and refuse a size that is not one', () => {
+    expect(resolveConfig({}).query).toEqual({ memoryLimit: '1GB', timeoutSeconds: 300 });
+    expect(() => resolveConfig({ query: { memoryLimit: 'lots' } })).toThrow(/query\.memoryLimit/);
+    expect(() => resolveConfig({ query: { timeoutSeconds: 0 } })).toThrow(/query\.timeoutSeconds/);
+  });
+});
+
 describe('credentials in api.baseUrl', () => {
   it('are masked in the printed config, host and path kept', () => {
     const config = resolveConfig({ api: { baseUrl: 'https://etl:${PASSWORD}@api.example.com/v1', token: 'tok-1234' } }, { PASSWORD: 'pw-9c1e77' });

@@ -160,7 +160,8 @@ describe('openWarehouse', () => {
     const error = await rejection(openWarehouse(path));
     expect(error.code).toBe('VENUE_WAREHOUSE_LOCKED');
     expect(error.exitCode).toBe(1);
-    expect(error.message).toBe(`the warehouse ${path} is in use by another venue-etl process (PID ${holder.pid})`);
+    // The holder is a plain `node` script here (a venue-etl command is named as `venue-etl sync`…).
+    expect(error.message).toBe(`the warehouse ${path} is in use by \`node\` (PID ${holder.pid})`);
     expect(error.hint).toMatch(/serve/);
     expect(error.hint).toMatch(/sql --parquet/);
     expect(error.message).not.toMatch(/IO Error/);

@@ -5,6 +5,7 @@ import type { Command } from '../command.js';
 import { commandLogger, loadReadSideCommandConfig } from '../context.js';
 import { fitLines } from '../../infra/text-wrap.js';
 import { stdoutWidth, TABLE_OR_JSON_OPTION, tableOrJson, writeJson } from '../output-format.js';
+import { readWatch, TIMEOUT_OPTION } from '../read-watch.js';
 
 export const checkCommand: Command = {
   name: 'check',
@@ -12,6 +13,7 @@ export const checkCommand: Command = {
   options: {
     parquet: { type: 'boolean', description: 'check the Parquet export instead of the warehouse file' },
     format: TABLE_OR_JSON_OPTION,
+    timeout: TIMEOUT_OPTION,
   },
   async run(args, io) {
     const format = tableOrJson(args);
@@ -25,7 +27,7 @@ export const checkCommand: Command = {
           staleAfterDays: config.sync.staleAfterDays,
           ...(config.sync.streams ? { streams: config.sync.streams } : {}),
         }),
-      { logger },
+      { logger, ...readWatch(args, io, config) },
     );
     const bad = results.filter((r) => r.status !== 'ok');
     for (const result of bad) logger.warn({ check: result.name, status: result.status, rows: result.rows }, result.description);

@@ -2,6 +2,7 @@ import { ExitCode } from '../../errors/index.js';
 import { buildDashboard, checkDashboardRequest, writeDashboardFile } from '../../dashboard/index.js';
 import { booleanOption, dateOption, intOption, listOption, stringOption } from '../args.js';
 import type { Command } from '../command.js';
+import { readWatch } from '../read-watch.js';
 import { commandLogger, loadReadSideCommandConfig } from '../context.js';
 
 export const dashboardCommand: Command = {
@@ -33,7 +34,7 @@ export const dashboardCommand: Command = {
       config,
       booleanOption(args, 'parquet'),
       { ...request, tz: request.tz ?? config.dashboard.timezone, staleAfterDays: config.sync.staleAfterDays },
-      { logger },
+      { logger, ...readWatch(args, io, config) },
     );
     const path = writeDashboardFile(stringOption(args, 'out') ?? 'dashboard.html', page.html);
     const seconds = ((performance.now() - started) / 1000).toFixed(1);

@@ -5,6 +5,7 @@ import type { Command } from '../command.js';
 import { commandLogger, loadReadSideCommandConfig } from '../context.js';
 import { fitLines } from '../../infra/text-wrap.js';
 import { stdoutWidth, writeJson } from '../output-format.js';
+import { readWatch, TIMEOUT_OPTION } from '../read-watch.js';
 
 export const reportCommand: Command = {
   name: 'report',
@@ -18,6 +19,7 @@ export const reportCommand: Command = {
     tz: { type: 'string', description: 'IANA time zone the hours and weekdays of peak-hours are read in (default UTC)', valueName: 'ZONE' },
     format: { type: 'string', description: 'table (default, fits the terminal), csv or json; the list of reports: table or json', valueName: 'FORMAT' },
     parquet: { type: 'boolean', description: 'run on the Parquet export instead of the warehouse file' },
+    timeout: TIMEOUT_OPTION,
   },
   async run(args, io) {
     const name = args.positionals[0];
@@ -61,7 +63,7 @@ export const reportCommand: Command = {
       config,
       booleanOption(args, 'parquet'),
       (source) => runNamedSql(source.connection, report, { from, to, venues, tz, staleAfterDays: config.sync.staleAfterDays }),
-      { logger },
+      { logger, ...readWatch(args, io, config) },
     );
     io.stdout.write(formatResult(result, format, width));
     return ExitCode.ok;

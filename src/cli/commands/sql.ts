@@ -4,6 +4,7 @@ import { booleanOption, stringOption } from '../args.js';
 import type { Command } from '../command.js';
 import { commandLogger, loadReadSideCommandConfig } from '../context.js';
 import { stdoutWidth } from '../output-format.js';
+import { readWatch, TIMEOUT_OPTION } from '../read-watch.js';
 
 export const sqlCommand: Command = {
   name: 'sql',
@@ -13,6 +14,7 @@ export const sqlCommand: Command = {
   options: {
     format: { type: 'string', description: 'table (default, fits the terminal), csv or json', valueName: 'FORMAT' },
     parquet: { type: 'boolean', description: 'query the Parquet export instead of the warehouse file' },
+    timeout: TIMEOUT_OPTION,
   },
   async run(args, io) {
     const query = args.positionals[0];
@@ -22,7 +24,11 @@ export const sqlCommand: Command = {
     const format = parseFormat(stringOption(args, 'format'));
     const config = loadReadSideCommandConfig(args, io);
     const logger = commandLogger(args, io, config);
-    const result = await withQuerySource(config, booleanOption(args, 'parquet'), (source) => runReadOnly(source.connection, query), { logger });
+    const watch = readWatch(args, io, config);
+    const result = await withQuerySource(config, booleanOption(args, 'parquet'), (source) => runReadOnly(source.connection, query, source.dryRun), {
+      logger,
+      ...watch,
+    });
     io.stdout.write(formatResult(result, format, stdoutWidth(io)));
     return ExitCode.ok;
   },

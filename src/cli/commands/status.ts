@@ -1,6 +1,7 @@
 import { ExitCode } from '../../errors/index.js';
 import { formatTable, jsonRows, loadNamedSql, runNamedSql, withQuerySource, type QueryResult } from '../../readside/index.js';
 import type { Command } from '../command.js';
+import { readWatch } from '../read-watch.js';
 import { commandLogger, loadReadSideCommandConfig } from '../context.js';
 import { fitLines } from '../../infra/text-wrap.js';
 import { stdoutWidth, TABLE_OR_JSON_OPTION, tableOrJson, writeJson } from '../output-format.js';
@@ -30,7 +31,7 @@ export const statusCommand: Command = {
         }
         return out;
       },
-      { logger },
+      { logger, ...readWatch(args, io, config) },
     );
     if (format === 'json') {
       writeJson(io, {
