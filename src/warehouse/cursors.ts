@@ -105,3 +105,9 @@ export async function applyCursorMoves(session: Session, runId: string, requests
   await markTableChanged(session, 'sync_cursors');
   return moved.length;
 }
+
+/** Per stream, its oldest cursor (`YYYY-MM-DD`): what freshness is measured from. */
+export async function readStreamCursors(session: Pick<Session, 'all'>): Promise<{ stream: string; oldestCursor: string }[]> {
+  const rows = await session.all<{ stream: string; oldest_cursor: string }>(sql('warehouse/streams-oldest-cursor.sql'));
+  return rows.map((row) => ({ stream: row.stream, oldestCursor: row.oldest_cursor }));
+}

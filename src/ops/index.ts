@@ -1,0 +1,1 @@
+export { observersFor } from './observers.js';
