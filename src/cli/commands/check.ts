@@ -23,6 +23,7 @@ export const checkCommand: Command = {
       (source) =>
         runChecks(source.connection, {
           staleAfterDays: config.sync.staleAfterDays,
+          staleTargets: config.freshness.streams,
           ...(config.sync.streams ? { streams: config.sync.streams } : {}),
         }),
       { logger },
