@@ -70,6 +70,16 @@ export interface StreamFreshness {
   readonly stale: boolean;
 }
 
+/**
+ * A roles snapshot the run held back instead of storing it (the run records these in its
+ * `sync_runs.detail`); each run that held any is told as `snapshot.held`.
+ */
+export interface HeldSnapshot {
+  readonly stream: string;
+  readonly scopeId: string;
+  readonly reason: string;
+}
+
 export interface RunTotals {
   readonly slicesTotal: number;
   readonly slicesDone: number;
@@ -102,6 +112,7 @@ export interface RunEnded extends RunBegun {
   readonly drift: readonly DriftSeen[];
   /** Freshness of every stream after the run (read while the warehouse was still open). */
   readonly freshness?: readonly StreamFreshness[] | undefined;
+  readonly snapshotsHeld?: readonly HeldSnapshot[] | undefined;
   /** Data the run read and wrote, for lineage (API endpoints, warehouse tables, Parquet prefixes). */
   readonly datasets?: RunDatasets | undefined;
 }

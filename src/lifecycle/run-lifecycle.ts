@@ -1,6 +1,7 @@
 import type { Logger } from '../log/index.js';
 import type {
   DriftSeen,
+  HeldSnapshot,
   FailedScope,
   LiveProgress,
   RunBegun,
@@ -39,6 +40,7 @@ export interface EndInfo {
   readonly totals?: RunTotals;
   readonly error?: RunEnded['error'];
   readonly drift?: readonly DriftSeen[];
+  readonly snapshotsHeld?: readonly HeldSnapshot[];
   /** When the run failed before it began (no run id from the warehouse): the id it is recorded under. */
   readonly runId?: string;
 }
@@ -142,6 +144,7 @@ export class RunLifecycle {
       failuresTotal: this.failuresTotal,
       error: end.error,
       drift: end.drift ?? [],
+      snapshotsHeld: end.snapshotsHeld,
       freshness: this.freshness,
       datasets: this.datasets,
     };

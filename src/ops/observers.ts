@@ -1,8 +1,15 @@
 import type { Config } from '../config/index.js';
 import type { RunObserver } from '../lifecycle/index.js';
 import type { Logger } from '../log/index.js';
+import { notifyObserver } from '../notify/index.js';
+import { runStateObserver } from '../run-state/index.js';
 
-/** The observers a batch command's run gets from the config. */
-export function observersFor(_config: Pick<Config, 'warehouse'>, _logger: Logger): RunObserver[] {
-  return [];
+/**
+ * The observers a batch command's run gets from the config: the run-state file always, the
+ * notifications (and the stale-stream episodes) when the command read the `notify` block.
+ */
+export function observersFor(config: Config | Omit<Config, 'notify'>, logger: Logger): RunObserver[] {
+  const observers: RunObserver[] = [runStateObserver(logger)];
+  if ('notify' in config) observers.push(notifyObserver(config, logger));
+  return observers;
 }

@@ -20,7 +20,7 @@ import { runSlice } from './slice-runner.js';
 import type { SliceCounts } from './slice-counts.js';
 import { StreamTally, type StreamSummary } from './stream-tally.js';
 import { WeightedLimit } from './weighted-limit.js';
-import type { RunLifecycle } from '../lifecycle/index.js';
+import type { HeldSnapshot, RunLifecycle } from '../lifecycle/index.js';
 import { beginObservation, endObservation } from './run-observation.js';
 import type { Warehouse } from '../warehouse/index.js';
 
@@ -96,6 +96,11 @@ export interface RunResult {
   readonly recorded: boolean;
   readonly drift: readonly { stream: string; attribute: string }[];
   readonly warnings: readonly string[];
+  /**
+   * Roles snapshots the run held back instead of storing them (also in `sync_runs.detail`):
+   * told to the observers as `snapshot.held` (docs/operations.md).
+   */
+  readonly snapshotsHeld?: readonly HeldSnapshot[];
 }
 
 /**

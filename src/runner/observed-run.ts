@@ -55,6 +55,7 @@ export async function observeRun<T extends RunResult | { readonly alreadyFinishe
     interrupted: result.interrupted,
     totals: runTotals(result),
     drift: driftOf(result, lifecycle),
+    ...(result.snapshotsHeld ? { snapshotsHeld: result.snapshotsHeld } : {}),
     ...(result.fatal ? { error: { code: result.fatal.split(':', 1)[0] ?? 'VENUE_ETL_INTERNAL', message: result.fatal } } : {}),
   });
   return done;
