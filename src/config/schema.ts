@@ -204,8 +204,8 @@ export const ConfigSchema = z.strictObject({
   /** Prometheus metrics (docs/operations.md, "Metrics"). */
   metrics: z
     .strictObject({
-      /** serve's GET /metrics and /healthz on host:port (never the receiver's port). */
-      enabled: z.boolean().default(true),
+      /** serve's GET /metrics and /healthz on host:port (never the receiver's port). Off by default: an upgrade opens no new port. */
+      enabled: z.boolean().default(false),
       host: z.string().min(1).default('127.0.0.1'),
       port: z.number().int().min(0).max(65535).default(9469),
       /** Batch commands push their run's metrics here (e.g. http://pushgateway:9091). */

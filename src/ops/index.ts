@@ -1,1 +1,3 @@
 export { observersFor } from './observers.js';
+export { startServeOps } from './serve-ops.js';
+export type { ServeOps } from './serve-ops.js';

@@ -3,13 +3,19 @@ import type { RunObserver } from '../lifecycle/index.js';
 import type { Logger } from '../log/index.js';
 import { notifyObserver } from '../notify/index.js';
 import { runStateObserver } from '../run-state/index.js';
+import { pushObserver } from '../metrics/index.js';
+import { lineageObserver } from '../lineage/index.js';
 
 /**
  * The observers a batch command's run gets from the config: the run-state file always, the
- * notifications (and the stale-stream episodes) when the command read the `notify` block.
+ * notifications (and the stale-stream episodes) when the command read the `notify` block, the
+ * metrics push when `metrics.pushgateway` is set, lineage when `lineage.url` is.
  */
 export function observersFor(config: Config | Omit<Config, 'notify'>, logger: Logger): RunObserver[] {
   const observers: RunObserver[] = [runStateObserver(logger)];
   if ('notify' in config) observers.push(notifyObserver(config, logger));
+  const push = pushObserver(config, logger);
+  if (push) observers.push(push);
+  observers.push(...lineageObserver(config, logger));
   return observers;
 }

@@ -52,11 +52,12 @@ export async function endObservation(lifecycle: RunLifecycle | undefined, end: E
     const table = tableOf(end.catalogue.rowsOf(stream.stream)[0]);
     rowsByTable[table] = (rowsByTable[table] ?? 0) + stream.rowsWritten;
   }
+  const columns = await end.warehouse.readTableColumns(Object.keys(rowsByTable)).catch(() => new Map<string, { name: string; type: string }[]>());
   lifecycle.annotate({
     ...(cursors ? { freshness: evaluateFreshness(cursors, freshnessTargets(end.config), todayUtc(machineNow())) } : {}),
     requestsByStream: requestsByStream(end.client),
     rowsByTable,
-    datasets: datasetsOf(end, rowsByTable),
+    datasets: datasetsOf(end, rowsByTable, columns),
   });
 }
 
@@ -81,13 +82,20 @@ export function tableOf(row: EndpointRow | undefined): string {
 }
 
 /** Inputs: the API endpoints of the streams run; outputs: the warehouse tables written. */
-function datasetsOf(end: EndObservation, rowsByTable: Readonly<Record<string, number>>): { inputs: DatasetRef[]; outputs: DatasetRef[] } {
+function datasetsOf(
+  end: EndObservation,
+  rowsByTable: Readonly<Record<string, number>>,
+  columns: ReadonlyMap<string, readonly { name: string; type: string }[]>,
+): { inputs: DatasetRef[]; outputs: DatasetRef[] } {
   const api = apiUrlOf(end.config.api);
   const inputs = new Map<string, DatasetRef>();
   for (const stream of end.streams) {
     for (const row of end.catalogue.rowsOf(stream.stream)) inputs.set(row.path, { namespace: api, name: row.path });
   }
   const warehouse = `duckdb://${end.warehouse.path}`;
-  const outputs = Object.entries(rowsByTable).map(([table, rows]) => ({ namespace: warehouse, name: table, rowCount: rows }));
+  const outputs = Object.entries(rowsByTable).map(([table, rows]) => {
+    const fields = columns.get(table);
+    return { namespace: warehouse, name: table, rowCount: rows, ...(fields ? { fields } : {}) };
+  });
   return { inputs: [...inputs.values()], outputs };
 }

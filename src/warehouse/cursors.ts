@@ -111,3 +111,11 @@ export async function readStreamCursors(session: Pick<Session, 'all'>): Promise<
   const rows = await session.all<{ stream: string; oldest_cursor: string }>(sql('warehouse/streams-oldest-cursor.sql'));
   return rows.map((row) => ({ stream: row.stream, oldestCursor: row.oldest_cursor }));
 }
+
+/** The columns of warehouse tables, in order: name and DuckDB type per table. */
+export async function readTableColumns(session: Pick<Session, 'all'>, tables: readonly string[]): Promise<Map<string, { name: string; type: string }[]>> {
+  const rows = await session.all<{ table_name: string; column_name: string; data_type: string }>(sql('warehouse/table-columns.sql'), [tables.join(',')]);
+  const columns = new Map<string, { name: string; type: string }[]>();
+  for (const row of rows) columns.set(row.table_name, [...(columns.get(row.table_name) ?? []), { name: row.column_name, type: row.data_type }]);
+  return columns;
+}

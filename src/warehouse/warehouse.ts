@@ -11,7 +11,7 @@ import { warehouseFailure } from './warehouse-failure.js';
 import { pauseBeforeCommit } from './test-hooks.js';
 import { releaseInstance, usersOf } from './instances.js';
 import { commitSlicesIn, type CommitSlicesResult } from './commit-slices.js';
-import { applyCursorMoves, readCursors, readStreamCursors, type CursorMoveRequest, type CursorRow } from './cursors.js';
+import { applyCursorMoves, readCursors, readStreamCursors, readTableColumns, type CursorMoveRequest, type CursorRow } from './cursors.js';
 import { finishRun, forgetRun, markAbandonedRuns, readRuns, rememberedRateLimit, startRun, type RunRow, type RunTotals } from './runs.js';
 import { readSyncErrors, recordSyncErrors, type SyncErrorRecord, type SyncErrorRow } from './sync-errors.js';
 import { currentRoleAccountIds } from './roles.js';
@@ -197,6 +197,11 @@ export class Warehouse {
   /** Per stream, its oldest cursor: the newest day every scope of it has loaded. */
   readStreamCursors(): Promise<{ stream: string; oldestCursor: string }[]> {
     return readStreamCursors(this.readSession());
+  }
+
+  /** The columns of warehouse tables (lineage's schema facet). */
+  readTableColumns(tables: readonly string[]): Promise<Map<string, { name: string; type: string }[]>> {
+    return readTableColumns(this.readSession(), tables);
   }
 
   /** Records a run that failed before its first slice (finished at once). */
