@@ -4,7 +4,6 @@
  * the tests ask Prometheus's and the Pushgateway's HTTP APIs for the series.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, assertBuilt, describeRun, startFixture, todayUtc, type Fixture } from '../e2e/harness.js';
 import { freePort } from '../free-port.js';
