@@ -5,7 +5,7 @@ import { deliver } from '../notify/index.js';
 import { endType, runEvent } from './run-event.js';
 
 /** Retries of one lineage event stop after this long: lineage is worth a few seconds of a batch process, no more. */
-const LINEAGE_RETRY_FOR_MS = 15_000;
+const LINEAGE_RETRY_FOR_MS = 10_000;
 
 /**
  * OpenLineage RunEvents over HTTP when `lineage.url` is set: START when the run is recorded, then
