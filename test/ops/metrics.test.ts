@@ -102,6 +102,13 @@ describe('batch runs pushed to a real Pushgateway', () => {
     expect(success).toBeGreaterThan(0);
     expect(gauge(first, 'venue_etl_runs_total', { status: 'succeeded' })).toBe(1);
 
+    // The export is a batch command too: its own group, rows by Parquet table.
+    const exported = await fx.cli(['export']);
+    expect(exported.code, describeRun(exported)).toBe(0);
+    const exportGroup = (await groups(gateway)).find((g) => g.labels.job === 'export')!;
+    expect(exportGroup.labels).toMatchObject({ instance: 'worker-a', shard: 'none' });
+    expect(gauge(exportGroup, 'venue_etl_rows_written_total', { table: 'series_points' })).toBeGreaterThan(0);
+
     fx.sim.setFaults('500=1');
     const failing = await fx.cli(['sync', '--shard', '0/2']);
     expect(failing.code, describeRun(failing)).toBe(1);
