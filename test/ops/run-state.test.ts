@@ -19,7 +19,11 @@ afterEach(async () => {
 
 /** A sync of a slow API (each answer 300 ms late) in a child process, so it holds the warehouse a while. */
 async function slowSync(fixture: Fixture) {
-  const child = spawn(process.execPath, [CLI, 'sync', '--config', fixture.configPath], { cwd: fixture.dir, env: fixture.env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [CLI, 'sync', '--config', fixture.configPath], {
+    cwd: fixture.dir,
+    env: fixture.env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stderr = '';
   child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
   const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
