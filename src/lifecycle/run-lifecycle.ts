@@ -72,6 +72,11 @@ export class RunLifecycle {
     private readonly intervalMs = PROGRESS_INTERVAL_MS,
   ) {}
 
+  /** Whether anyone observes the run (a run without observers skips the reads made only for them). */
+  get observed(): boolean {
+    return this.observers.length > 0;
+  }
+
   /** Whether the run got as far as its first slice's turn (a recorded, started run). */
   get hasBegun(): boolean {
     return this.begun !== undefined;

@@ -42,7 +42,7 @@ export interface EndObservation {
 
 /** Freshness after the run, requests by outcome, rows by table and the datasets, while the warehouse is open. */
 export async function endObservation(lifecycle: RunLifecycle | undefined, end: EndObservation, logger: Logger): Promise<void> {
-  if (!lifecycle) return;
+  if (!lifecycle?.observed) return;
   const cursors = await end.warehouse.readStreamCursors().catch((error: unknown) => {
     logger.warn({ err: error }, 'could not read the freshness of the streams');
     return undefined;
