@@ -1,5 +1,5 @@
 /**
- * The official OpenLineage JSON schemas (test/fixtures/openlineage, spec 2-0-2) compiled with
+ * The official OpenLineage JSON schemas (test/fixtures/openlineage, version 2-0-2 of the specification) compiled with
  * Ajv's draft 2020-12 validator and its formats (uuid, date-time, uri): an emitted RunEvent is
  * checked as a whole, then each facet against its own facet schema (the event schema checks
  * facets only as base facets).
