@@ -21,7 +21,7 @@ import type { SliceCounts } from './slice-counts.js';
 import { StreamTally, type StreamSummary } from './stream-tally.js';
 import { WeightedLimit } from './weighted-limit.js';
 import type { HeldSnapshot, RunLifecycle } from '../lifecycle/index.js';
-import { beginObservation, endObservation } from './run-observation.js';
+import { beginObservation, endObservation, heldForObservers } from './run-observation.js';
 import type { Warehouse } from '../warehouse/index.js';
 
 export interface RunInput {
@@ -328,6 +328,7 @@ async function runStarted(input: RunInput, runId: string, started: number, befor
     recorded: unrecorded === undefined,
     drift: drift.unknown,
     warnings: [...(input.warnings ?? []), ...held.warnings()],
+    ...heldForObservers(held.detail()),
   };
 }
 

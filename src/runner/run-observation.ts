@@ -3,9 +3,9 @@ import type { Catalogue, EndpointRow } from '../catalogue/index.js';
 import { todayUtc } from '../calendar/index.js';
 import type { ApiReadyConfig as Config } from '../config/index.js';
 import { evaluateFreshness, freshnessTargets } from '../freshness/index.js';
-import type { DatasetRef, LiveProgress, RunLifecycle, RunOutcome, StreamRequests } from '../lifecycle/index.js';
+import type { DatasetRef, HeldSnapshot, LiveProgress, RunLifecycle, RunOutcome, StreamRequests } from '../lifecycle/index.js';
 import type { Logger } from '../log/index.js';
-import type { Warehouse } from '../warehouse/index.js';
+import { snapshotsHeldOf, type Warehouse } from '../warehouse/index.js';
 import { machineNow } from './machine-clock.js';
 import type { StreamSummary } from './stream-tally.js';
 import { apiUrlOf } from './rate-limit-memory.js';
@@ -98,4 +98,20 @@ function datasetsOf(
     return { namespace: warehouse, name: table, rowCount: rows, ...(fields ? { fields } : {}) };
   });
   return { inputs: [...inputs.values()], outputs };
+}
+
+/**
+ * The roles snapshots the run held back (`sync_runs.detail.snapshotsHeld`, see HeldSnapshots)
+ * as the lifecycle tells them (`snapshot.held`).
+ */
+export function heldForObservers(detail: Readonly<Record<string, unknown>>): { snapshotsHeld?: HeldSnapshot[] } {
+  const held = snapshotsHeldOf(detail);
+  if (held.length === 0) return {};
+  return {
+    snapshotsHeld: held.map((h) => ({
+      stream: h.stream,
+      scopeId: h.scope,
+      reason: `the answer would close ${h.wouldClose} of ${h.open} open roles; held since ${h.heldSince}`,
+    })),
+  };
 }
