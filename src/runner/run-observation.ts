@@ -72,7 +72,7 @@ function requestsByStream(client: ApiClient): StreamRequests[] {
   }));
 }
 
-/** The warehouse table a stream's rows go to (README, "The warehouse"). */
+/** The warehouse table a stream's rows go to (docs/warehouse.md). */
 export function tableOf(row: EndpointRow | undefined): string {
   if (row === undefined) return 'unknown';
   if (row.kind === 'series') return 'series_points';
