@@ -21,6 +21,10 @@ export function memoryClient(bodies: SeriesBodies): ApiClient {
     failures: 0,
     aborted: 0,
     throttled: 0,
+    get ok() {
+      return requests;
+    },
+    serverErrors: 0,
     get bytes() {
       return bytes;
     },

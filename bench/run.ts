@@ -26,6 +26,7 @@ import { incrementalScaleFigure, parquetExportRun, type ExportRun } from './parq
 import { rateLimitGoodputFigure } from './rate-limit-goodput.js';
 import { receiverThroughputFigure } from './receiver-throughput.js';
 import { reportQueriesFigure } from './report-queries.js';
+import { metricsCostFigure } from './metrics-cost.js';
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
@@ -58,6 +59,7 @@ const SIZES = quick
       b9: { venues: 20, days: 730 },
       b11: { venues: 10, days: 365, hourDays: 60 },
       b12: { seriesRows: 300_000, venues: 100, summaryDays: 30 },
+      b13: { venues: 20, days: 3, attempts: 1 },
     }
   : {
       b1: { venues: 200, days: 7, latencyMs: 20, concurrency: 16, attempts: 2 },
@@ -81,6 +83,7 @@ const SIZES = quick
       // build alone had not finished after 10 min on 2 cores at load 15-18 (580 MB written).
       b11: { venues: 1000, days: 365, hourDays: 120 },
       b12: { seriesRows: 3_000_000, venues: 300, summaryDays: 90, attempts: 2 },
+      b13: { venues: 1000, days: 7, attempts: 3 },
     };
 
 const WHAT: Record<string, [string, string]> = {
@@ -97,6 +100,7 @@ const WHAT: Record<string, [string, string]> = {
   B10: ['goodput / R and 429 share under a rate limit R', '>= 0.95 R, <= 2 % 429'],
   B11: ['heaviest report and check on the big warehouse', 'seconds (< 10 s)'],
   B12: ['Parquet export to an object store vs local disk', 'ratio (report)'],
+  B13: ['nightly sync with metrics, run state and push vs none', '<= 1.02x wall and CPU'],
 };
 
 async function figure(id: string, measure: () => Promise<Figure>): Promise<Figure | undefined> {
@@ -152,6 +156,7 @@ async function main(): Promise<void> {
   add(await figure('B10', () => rateLimitGoodputFigure(SIZES.b10)));
   add(await figure('B11', () => bigWarehouseFigure(SIZES.b11)));
   add(await figure('B12', () => objectStoreExportFigure(SIZES.b12)));
+  add(await figure('B13', () => metricsCostFigure(SIZES.b13)));
   machine.loadEnd = currentLoad();
   const elapsed = (Date.now() - started.getTime()) / 1000;
 

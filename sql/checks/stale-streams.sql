@@ -1,7 +1,8 @@
--- Stale cursors: a stream and scope whose data ends more than sync.staleAfterDays days before yesterday
+-- Stale cursors: a stream and scope whose data ends more days before yesterday than its freshness target
 --
 -- Parameters, as DuckDB variables:
 --   SET VARIABLE stale_after_days = 2;               -- sync.staleAfterDays (default 2)
+--   SET VARIABLE stale_targets = MAP {'venue-roles': 7}::MAP(VARCHAR, INTEGER);  -- freshness.streams (optional)
 --   SET VARIABLE expected_streams = ['accounts'];    -- streams that should have cursors (optional)
 --
 -- A cursor is the last day whose data is complete (UTC). Streams listed in expected_streams
@@ -12,7 +13,7 @@ WITH yesterday AS (
 stale AS (
   SELECT c.stream, c.scope_id, c.cursor_date, (y.day - c.cursor_date)::INTEGER AS days_behind, c.run_id
   FROM sync_cursors c CROSS JOIN yesterday y
-  WHERE c.cursor_date < y.day - coalesce(getvariable('stale_after_days'), 2)
+  WHERE c.cursor_date < y.day - coalesce(map_extract_value(getvariable('stale_targets'), c.stream), getvariable('stale_after_days'), 2)
 ),
 never_loaded AS (
   SELECT e.stream, NULL::VARCHAR AS scope_id, NULL::DATE AS cursor_date, NULL::INTEGER AS days_behind, NULL::VARCHAR AS run_id

@@ -2,11 +2,12 @@
 --
 -- Parameters, as DuckDB variables:
 --   SET VARIABLE stale_after_days = 2;               -- sync.staleAfterDays (default 2)
+--   SET VARIABLE stale_targets = MAP {'venue-roles': 7}::MAP(VARCHAR, INTEGER);  -- freshness.streams (optional)
 --
 -- A cursor is the last day whose data is complete for one scope (venue, project, 'accounts').
 -- A stream is as fresh as its stalest scope: days_behind counts the days from its oldest
 -- cursor to yesterday (UTC; snapshot streams such as accounts are current to today, 0 behind),
--- and the stream is stale beyond stale_after_days. The run named is the one that last moved a
+-- and the stream is stale beyond its target: its freshness.streams entry, else stale_after_days. The run named is the one that last moved a
 -- cursor of the stream: its last successful load.
 WITH yesterday AS (
   SELECT timezone('UTC', now())::DATE - 1 AS day
@@ -30,7 +31,8 @@ SELECT s.stream,
        s.last_run_id,
        r.status AS last_run_status,
        round(epoch(now() - s.last_moved_at) / 3600, 1) AS hours_since_load,
-       (y.day - s.oldest_cursor) > coalesce(getvariable('stale_after_days'), 2) AS stale
+       coalesce(map_extract_value(getvariable('stale_targets'), s.stream), getvariable('stale_after_days'), 2)::INTEGER AS max_days_behind,
+       (y.day - s.oldest_cursor) > coalesce(map_extract_value(getvariable('stale_targets'), s.stream), getvariable('stale_after_days'), 2) AS stale
 FROM per_stream s
 CROSS JOIN yesterday y
 LEFT JOIN sync_runs r ON r.run_id = s.last_run_id

@@ -129,6 +129,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       stats.add(stream, 'bytes', response.bytes);
       logAttempt(url, attemptNumber, startedAt, stream, response.status);
       if (response.status >= 200 && response.status < 300) {
+        stats.add(stream, 'ok');
         slot.succeeded();
         context.onResponseDate?.(response.date);
         const page = pageInsteadOfJson(response.contentType, response.text, request, response.status, redact);
@@ -140,7 +141,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       if (response.status === 429) {
         slot.throttled();
         stats.add(stream, 'throttled');
-      }
+      } else if (response.status >= 500) stats.add(stream, 'serverErrors');
       throw statusError({ status: response.status, body: parseErrorBody(response.text), retryAfterMs }, request, redact);
     } catch (error) {
       if (isApiError(error) && error.status === undefined) logAttempt(url, attemptNumber, startedAt, stream, undefined, error.code);

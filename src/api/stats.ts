@@ -12,6 +12,10 @@ export interface RequestCounts {
   readonly aborted: number;
   /** 429 answers. */
   readonly throttled: number;
+  /** 2xx answers. */
+  readonly ok: number;
+  /** 5xx answers. */
+  readonly serverErrors: number;
   /** Response body bytes. */
   readonly bytes: number;
   /** From the first request sent to the last answer received. */
@@ -38,6 +42,8 @@ class Counts implements RequestCounts {
   failures = 0;
   aborted = 0;
   throttled = 0;
+  ok = 0;
+  serverErrors = 0;
   bytes = 0;
   private firstAt: number | undefined;
   private lastAt: number | undefined;
@@ -55,8 +61,8 @@ class Counts implements RequestCounts {
   }
 
   toJSON(): RequestCounts {
-    const { requests, retries, pages, failures, aborted, throttled, bytes, durationMs } = this;
-    return { requests, retries, pages, failures, aborted, throttled, bytes, durationMs };
+    const { requests, retries, pages, failures, aborted, throttled, ok, serverErrors, bytes, durationMs } = this;
+    return { requests, retries, pages, failures, aborted, throttled, ok, serverErrors, bytes, durationMs };
   }
 }
 
@@ -95,6 +101,12 @@ export class StatsRecorder {
       },
       get throttled() {
         return total.throttled;
+      },
+      get ok() {
+        return total.ok;
+      },
+      get serverErrors() {
+        return total.serverErrors;
       },
       get bytes() {
         return total.bytes;

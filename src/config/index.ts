@@ -1,5 +1,5 @@
-export { ConfigSchema, SummaryGrain, summaryGrains, dayHorizonDays, DEFAULT_DAY_HORIZON_DAYS, HistoryGrain, historyGrains } from './schema.js';
-export type { Config, ConfigInput, ApiConfig, ApiReadyConfig } from './schema.js';
+export { ConfigSchema, SummaryGrain, summaryGrains, dayHorizonDays, DEFAULT_DAY_HORIZON_DAYS, HistoryGrain, historyGrains, NOTIFY_EVENTS } from './schema.js';
+export type { Config, ConfigInput, ApiConfig, ApiReadyConfig, NotifyEvent } from './schema.js';
 export {
   loadConfigFile,
   loadReadSideConfigFile,

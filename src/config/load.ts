@@ -175,10 +175,10 @@ export function loadConfigFile(path: string, env: Readonly<Record<string, string
 
 /**
  * Blocks that only some commands read: the API (sync, backfill, serve), the receiver and the
- * schedule (serve). They hold the secrets, referenced as `${VARIABLE}`s an analyst sharing the
+ * schedule (serve), the webhooks (the commands that run jobs). They hold the secrets, referenced as `${VARIABLE}`s an analyst sharing the
  * operator's config does not have.
  */
-export const OPTIONAL_BLOCKS = ['api', 'receiver', 'schedule'] as const;
+export const OPTIONAL_BLOCKS = ['api', 'receiver', 'schedule', 'notify'] as const;
 export type OptionalBlock = (typeof OPTIONAL_BLOCKS)[number];
 
 /** The config of a command that reads the warehouse and the Parquet export only. */
@@ -203,7 +203,13 @@ export function resolveReadSideConfig(
   source = 'config',
   baseDir?: string,
 ): ReadSideConfig {
-  const { api: _api, receiver: _receiver, schedule: _schedule, ...config } = resolveConfig(withoutKeys(raw, READ_SIDE_UNREAD), env, source, baseDir);
+  const {
+    api: _api,
+    receiver: _receiver,
+    schedule: _schedule,
+    notify: _notify,
+    ...config
+  } = resolveConfig(withoutKeys(raw, READ_SIDE_UNREAD), env, source, baseDir);
   return config;
 }
 

@@ -7,8 +7,9 @@ const MASK = '***';
 
 /**
  * The resolved config with every secret replaced, for `venue-etl config` and logs: the token,
- * the receiver's and the dashboard's credentials, the object store's secret key and session token, and credentials
- * written into URL-valued keys (`api.baseUrl`).
+ * the receiver's and the dashboard's credentials, the object store's secret key and session token,
+ * webhook URLs, and credentials written into URL-valued keys (`api.baseUrl`, `metrics.pushgateway`,
+ * `lineage.url`).
  */
 export function maskConfig(config: Config): Config {
   return {
@@ -23,6 +24,10 @@ export function maskConfig(config: Config): Config {
       ...(config.dashboard.authorization === undefined ? {} : { authorization: MASK }),
     },
     parquet: config.parquet.s3 === undefined ? config.parquet : { ...config.parquet, s3: maskS3(config.parquet.s3) },
+    // A webhook URL is a credential as a whole (a Slack hook's path is its secret).
+    notify: { ...config.notify, webhooks: config.notify.webhooks.map((hook) => ({ ...hook, url: MASK })) },
+    metrics: config.metrics.pushgateway === undefined ? config.metrics : { ...config.metrics, pushgateway: maskUrlCredentials(config.metrics.pushgateway) },
+    lineage: config.lineage.url === undefined ? config.lineage : { ...config.lineage, url: maskUrlCredentials(config.lineage.url) },
   };
 }
 
@@ -45,6 +50,7 @@ export function registerConfigSecrets(config: Config): void {
   registerSecret(config.dashboard.authorization);
   registerSecret(config.parquet.s3?.secretAccessKey);
   registerSecret(config.parquet.s3?.sessionToken);
+  for (const hook of config.notify?.webhooks ?? []) registerWebhookUrl(hook.url);
   for (const text of stringsOf(config)) for (const secret of urlCredentials(text)) registerSecret(secret);
 }
 
@@ -52,4 +58,18 @@ function* stringsOf(value: unknown): Generator<string> {
   if (typeof value === 'string') yield value;
   else if (Array.isArray(value)) for (const item of value) yield* stringsOf(item);
   else if (value !== null && typeof value === 'object') for (const item of Object.values(value)) yield* stringsOf(item);
+}
+
+/**
+ * A webhook URL is masked whole, and so is its path and query (what makes a Slack hook secret),
+ * wherever a message would quote them apart from the host.
+ */
+function registerWebhookUrl(url: string): void {
+  registerSecret(url);
+  try {
+    const parsed = new URL(url);
+    registerSecret(`${parsed.pathname}${parsed.search}`.length >= 8 ? `${parsed.pathname}${parsed.search}` : undefined);
+  } catch {
+    // Not a URL: the schema refuses it before this is reached.
+  }
 }

@@ -20,6 +20,12 @@ export const MIN_MEMORY_LIMIT_BYTES = 64_000_000;
 
 const positiveInt = (max: number) => z.number().int().min(1).max(max);
 
+const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' });
+
+/** Events a webhook can be sent (docs/operations.md, "Notifications"). */
+export const NOTIFY_EVENTS = ['run.failed', 'run.partial', 'run.recovered', 'stream.stale', 'schema.drift', 'receiver.journal_full', 'snapshot.held'] as const;
+export type NotifyEvent = (typeof NOTIFY_EVENTS)[number];
+
 /**
  * A read's memory: the heaviest report on a year of 1,000 venues (1.1M rows) needs a few
  * hundred MB to sort and return; 1GB leaves room on a 2 GB host (docs/lake.md, "Read limits").
@@ -194,6 +200,62 @@ export const ConfigSchema = z.strictObject({
     })
     .prefault({}),
   log: z.strictObject({ level: z.enum(LOG_LEVELS).default('info') }).prefault({}),
+  /** Webhooks told how runs went (docs/operations.md, "Notifications"). */
+  notify: z
+    .strictObject({
+      webhooks: z
+        .array(
+          z.strictObject({
+            /** Usually a `${VARIABLE}`: a Slack webhook URL is a secret; masked everywhere. */
+            url: httpUrl,
+            /** Events sent to this hook; default every kind. */
+            events: z
+              .array(z.enum(NOTIFY_EVENTS))
+              .min(1)
+              .default([...NOTIFY_EVENTS]),
+            format: z.enum(['slack', 'json']).default('json'),
+            /** How the hook is named in logs and `status` (its URL never is); default `webhook-<n>`. */
+            name: z
+              .string()
+              .regex(/^[A-Za-z0-9_.-]{1,40}$/, 'must be 1-40 letters, digits, _ . or -')
+              .optional(),
+          }),
+        )
+        .default([]),
+      /** One attempt's deadline. */
+      timeoutMs: z.number().int().min(100).max(60_000).default(5_000),
+      /** Attempts of one delivery stop after this long (backoff 0.5 s, 1 s, 2 s, …); the run never waits longer. */
+      retryForMs: z.number().int().min(0).max(600_000).default(30_000),
+    })
+    .prefault({}),
+  /** Prometheus metrics (docs/operations.md, "Metrics"). */
+  metrics: z
+    .strictObject({
+      /** serve's GET /metrics and /healthz on host:port (never the receiver's port). Off by default: an upgrade opens no new port. */
+      enabled: z.boolean().default(false),
+      host: z.string().min(1).default('127.0.0.1'),
+      port: z.number().int().min(0).max(65535).default(9469),
+      /** Batch commands push their run's metrics here (e.g. http://pushgateway:9091). */
+      pushgateway: httpUrl.optional(),
+      /** The `instance` grouping label of pushed metrics; default the host name. */
+      instance: z.string().min(1).max(100).optional(),
+    })
+    .prefault({}),
+  /** OpenLineage RunEvents (docs/operations.md, "Lineage"). */
+  lineage: z
+    .strictObject({
+      /** Where RunEvents are POSTed (e.g. Marquez's http://marquez:5000/api/v1/lineage). */
+      url: httpUrl.optional(),
+      namespace: z.string().min(1).max(200).default('venue-etl'),
+      timeoutMs: z.number().int().min(100).max(60_000).default(5_000),
+    })
+    .prefault({}),
+  /** How old each stream's newest loaded day may be (docs/operations.md, "Freshness"); default sync.staleAfterDays. */
+  freshness: z
+    .strictObject({
+      streams: z.record(z.string().min(1), positiveInt(3660)).default({}),
+    })
+    .prefault({}),
 });
 
 export type ConfigInput = z.input<typeof ConfigSchema>;

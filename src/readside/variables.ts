@@ -9,6 +9,8 @@ export interface SqlParams {
   readonly to?: string;
   readonly venues?: readonly string[];
   readonly staleAfterDays?: number;
+  /** `freshness.streams`: days behind a stream may be, per stream (others: staleAfterDays). */
+  readonly staleTargets?: Readonly<Record<string, number>>;
   /** Streams the config syncs: a check flags those without any cursor. */
   readonly streams?: readonly string[];
   /** IANA time zone a report reads local hours and weekdays in (peak-hours); UTC when unset. */
@@ -21,6 +23,11 @@ const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const text = (value: string): string => `'${value.replace(/'/g, "''")}'`;
 const list = (values: readonly string[] | undefined): string => (values === undefined ? 'NULL::VARCHAR[]' : `[${values.map(text).join(', ')}]::VARCHAR[]`);
 
+const targets = (values: Readonly<Record<string, number>> | undefined): string =>
+  `MAP {${Object.entries(values ?? {})
+    .map(([stream, days]) => `${text(stream)}: ${Math.trunc(days)}`)
+    .join(', ')}}::MAP(VARCHAR, INTEGER)`;
+
 /**
  * The `SET VARIABLE` statements a person would type in the DuckDB CLI before running the file.
  * Unset parameters are NULL, which every report reads as "no limit".
@@ -32,6 +39,7 @@ export function variableStatements(params: SqlParams): string[] {
     `SET VARIABLE to_date = ${params.to === undefined ? 'NULL::DATE' : `DATE ${text(params.to)}`}`,
     `SET VARIABLE venue_ids = ${list(params.venues?.map((v) => v.toLowerCase()))}`,
     `SET VARIABLE stale_after_days = ${params.staleAfterDays === undefined ? 'NULL::INTEGER' : `${Math.trunc(params.staleAfterDays)}::INTEGER`}`,
+    `SET VARIABLE stale_targets = ${targets(params.staleTargets)}`,
     `SET VARIABLE expected_streams = ${list(params.streams)}`,
     `SET VARIABLE tz = ${text(params.tz ?? 'UTC')}`,
   ];

@@ -8,7 +8,9 @@ import { backfillChains, requestCount, streamKey, type BackfillPlanInput, type C
 import { executeRun, type RunResult } from './execute-run.js';
 import { checkAccess, clientFor } from './open-run.js';
 import { resolveScope, shardDetail } from './scope.js';
-import type { Shard } from './shard.js';
+import { formatShard, type Shard } from './shard.js';
+import { observeRun } from './observed-run.js';
+import type { RunLifecycle, RunObserver } from '../lifecycle/index.js';
 import { cursorDate, DEFAULT_HISTORY_DAYS, LOCK_WAIT_MS, isSnapshot } from './sync-job.js';
 import { clockDetail, reportClock } from './run-clock.js';
 import { openWarehouseWhenFree } from '../warehouse/index.js';
@@ -33,6 +35,8 @@ export interface BackfillOptions {
   readonly hurry?: AbortSignal;
   readonly now?: Date;
   readonly progressTty?: NodeJS.WriteStream;
+  /** Who observes the run; default: the config's notifications, metrics push, run state and lineage. */
+  readonly observers?: readonly RunObserver[];
 }
 
 export interface BackfillPlan {
@@ -131,8 +135,26 @@ export type BackfillResult =
  * Re-extracts a date range. Progress is kept per slice in the warehouse: re-running the same
  * command continues with the slices not done yet; a finished backfill is a no-op unless --force.
  */
-export async function runBackfill(config: Config, logger: Logger, options: BackfillOptions): Promise<BackfillResult> {
+export function runBackfill(config: Config, logger: Logger, options: BackfillOptions): Promise<BackfillResult> {
   const plan = planBackfillRun(config, options);
+  const identity = {
+    job: 'backfill',
+    command: 'backfill' as const,
+    warehousePath: config.warehouse.path,
+    ...(options.shard ? { shard: formatShard(options.shard) } : {}),
+  };
+  return observeRun({ config, logger, identity, ...(options.observers ? { observers: options.observers } : {}) }, (lifecycle) =>
+    backfillObserved(config, logger, options, plan, lifecycle),
+  );
+}
+
+async function backfillObserved(
+  config: Config,
+  logger: Logger,
+  options: BackfillOptions,
+  plan: BackfillPlan,
+  lifecycle: RunLifecycle,
+): Promise<BackfillResult> {
   const client = clientFor(config, logger);
   try {
     const clock = await checkAccess(client, plan.catalogue, () => options.now ?? machineNow(), options.signal);
@@ -188,6 +210,7 @@ export async function runBackfill(config: Config, logger: Logger, options: Backf
         backfillFor: (slice: Slice) => ({ backfillId: plan.backfillId, sliceKey: slice.key }),
         detail: { backfillId: plan.backfillId, ...plan.params, resumedSkipping: skipping, clock: clockDetail(clock) },
         warnings,
+        lifecycle,
         doneEarlier: skipping,
         progressLabel: 'backfill',
         ...(options.signal ? { signal: options.signal } : {}),

@@ -20,6 +20,8 @@ import { runSlice } from './slice-runner.js';
 import type { SliceCounts } from './slice-counts.js';
 import { StreamTally, type StreamSummary } from './stream-tally.js';
 import { WeightedLimit } from './weighted-limit.js';
+import type { HeldSnapshot, RunLifecycle } from '../lifecycle/index.js';
+import { beginObservation, endObservation, heldForObservers } from './run-observation.js';
 import type { Warehouse } from '../warehouse/index.js';
 
 export interface RunInput {
@@ -51,6 +53,8 @@ export interface RunInput {
   readonly progressLabel?: string;
   /** Said before the run (e.g. a clock skew): repeated in the run's result for the summary. */
   readonly warnings?: readonly string[];
+  /** Told when the run is recorded, every few seconds after, of each failed slice and before the end (observeRun). */
+  readonly lifecycle?: RunLifecycle;
 }
 
 export type RunStatus = 'succeeded' | 'partial' | 'failed';
@@ -92,6 +96,11 @@ export interface RunResult {
   readonly recorded: boolean;
   readonly drift: readonly { stream: string; attribute: string }[];
   readonly warnings: readonly string[];
+  /**
+   * Roles snapshots the run held back instead of storing them (also in `sync_runs.detail`):
+   * told to the observers as `snapshot.held` (docs/operations.md).
+   */
+  readonly snapshotsHeld?: readonly HeldSnapshot[];
 }
 
 /**
@@ -206,6 +215,13 @@ async function runStarted(input: RunInput, runId: string, started: number, befor
     },
     onFailure: async (slice: Slice, error: unknown) => {
       tally.ended(slice, 'failed');
+      // The hour grain's failures are filed under its stream key (`<stream>@hour`), like its cursor.
+      input.lifecycle?.sliceFailed({
+        stream: streamKey(slice.stream, slice.grain),
+        scopeId: slice.scopeId,
+        code: codeOf(error) ?? 'VENUE_ETL_INTERNAL',
+        message: scrubSecrets(formatError(error)),
+      });
       await recordSliceFailure(warehouse, runId, slice, error, log);
     },
   };
@@ -224,6 +240,17 @@ async function runStarted(input: RunInput, runId: string, started: number, befor
   const dependent = (chain: Chain): boolean => input.catalogue.rowsOf(chain.stream).some((row) => row.resolve !== undefined);
   const resolving = (): Iterable<Chain> => filtered(input.chains(), dependent);
   const others = filtered(input.chains(), (chain) => !dependent(chain));
+  await beginObservation(
+    input.lifecycle,
+    warehouse,
+    {
+      runId,
+      job: input.job,
+      streams: [...plannedByStream.keys()],
+      live: () => ({ slicesDone: progress.slicesDone, slicesTotal: planned, requests: client.stats.requests - before.requests, rows: progress.rows }),
+    },
+    log,
+  );
   progress.start();
   let first: ChainRunResult;
   let second: ChainRunResult;
@@ -280,6 +307,7 @@ async function runStarted(input: RunInput, runId: string, started: number, befor
   const status = unrecorded === undefined ? counted : 'failed';
   const stoppedBy = fatal ?? unrecorded;
   const fatalText = stoppedBy === undefined ? undefined : scrubSecrets(formatError(stoppedBy));
+  await endObservation(input.lifecycle, { warehouse, client, catalogue: input.catalogue, config, streams, status }, log);
   client.logSummary(log);
   return {
     runId,
@@ -300,6 +328,7 @@ async function runStarted(input: RunInput, runId: string, started: number, befor
     recorded: unrecorded === undefined,
     drift: drift.unknown,
     warnings: [...(input.warnings ?? []), ...held.warnings()],
+    ...heldForObservers(held.detail()),
   };
 }
 

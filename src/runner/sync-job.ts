@@ -8,10 +8,12 @@ import type { Slice } from '../plan/index.js';
 import { executeRun, type RunResult } from './execute-run.js';
 import { checkAccess, clientFor } from './open-run.js';
 import { resolveScope, shardDetail } from './scope.js';
-import type { Shard } from './shard.js';
+import { formatShard, type Shard } from './shard.js';
 import { openWarehouseWhenFree, type Warehouse } from '../warehouse/index.js';
 import { cursorKey } from '../plan/index.js';
 import { machineNow } from './machine-clock.js';
+import { observeRun } from './observed-run.js';
+import type { RunLifecycle, RunObserver } from '../lifecycle/index.js';
 import { clockDetail, reportClock, type RunClock } from './run-clock.js';
 
 export interface SyncOptions {
@@ -27,6 +29,8 @@ export interface SyncOptions {
   readonly hurry?: AbortSignal;
   readonly now?: Date;
   readonly progressTty?: NodeJS.WriteStream;
+  /** Who observes the run (serve passes its own); default: the config's notifications, metrics push, run state and lineage. */
+  readonly observers?: readonly RunObserver[];
 }
 
 /** Roles and accounts: one snapshot per run, stamped with the day it was taken. */
@@ -47,7 +51,19 @@ export const DEFAULT_HISTORY_DAYS = 30;
  * yesterday (the API's clock is its `Date` header), so a machine clock ahead never loads a day
  * that has not ended at the API as complete.
  */
-export async function runSync(config: Config, logger: Logger, options: SyncOptions = {}): Promise<RunResult> {
+export function runSync(config: Config, logger: Logger, options: SyncOptions = {}): Promise<RunResult> {
+  const identity = {
+    job: options.job ?? 'sync',
+    command: 'sync' as const,
+    warehousePath: config.warehouse.path,
+    ...(options.shard ? { shard: formatShard(options.shard) } : {}),
+  };
+  return observeRun({ config, logger, identity, ...(options.observers ? { observers: options.observers } : {}) }, (lifecycle) =>
+    syncObserved(config, logger, options, lifecycle),
+  );
+}
+
+async function syncObserved(config: Config, logger: Logger, options: SyncOptions, lifecycle: RunLifecycle): Promise<RunResult> {
   const catalogue = buildCatalogue(config.endpoints);
   const scope = resolveScope(config, catalogue, 'all', options.streams, options.venues, options.shard);
   const now = (): Date => options.now ?? machineNow();
@@ -104,6 +120,7 @@ export async function runSync(config: Config, logger: Logger, options: SyncOptio
         cursorFor: (slice: Slice) => ({ mode: 'advance' as const, date: cursorDate(slice, clock) }),
         detail: { until, streams: scope.streams, venues: scope.venues.length, ...shardDetail(scope), clock: clockDetail(clock) },
         warnings,
+        lifecycle,
         ...(options.signal ? { signal: options.signal } : {}),
         ...(options.hurry ? { hurry: options.hurry } : {}),
         ...(options.progressTty ? { progressTty: options.progressTty } : {}),

@@ -12,6 +12,7 @@ import { Scheduler } from './scheduler.js';
 import { sendJson } from '../infra/send-json.js';
 import { acquireServeLock } from './serve-lock.js';
 import { serveHealth } from './serve-health.js';
+import { startServeOps, type ServeOps } from '../ops/index.js';
 
 export interface RunningServe {
   readonly scheduler: Scheduler;
@@ -20,6 +21,8 @@ export interface RunningServe {
   readonly url: string | undefined;
   /** Base URL of the live dashboard, when `dashboard.enabled`. */
   readonly dashboardUrl: string | undefined;
+  /** Base URL of GET /metrics and /healthz, when `metrics.enabled`. */
+  readonly metricsUrl: string | undefined;
   health(): Record<string, unknown>;
   /**
    * Stops scheduling, lets the running job commit what is in flight and record its run, closes
@@ -53,7 +56,13 @@ export async function startServe(config: Config, jobs: readonly JobDefinition[],
   checkDashboardAddress(config);
   const lock = acquireServeLock(config.warehouse.path);
   const writers = new Mutex();
-  const scheduler = new Scheduler(schedules, (name, signal, hurry) => jobContext(config, logger.child({ job: name }), signal, hurry, name), writers, logger);
+  let ops: ServeOps | undefined;
+  const scheduler = new Scheduler(
+    schedules,
+    (name, signal, hurry) => jobContext(config, logger.child({ job: name }), signal, hurry, name, ops?.observers),
+    writers,
+    logger,
+  );
   const started = Date.now();
   let receiver: RunningReceiver | undefined;
   let dashboard: RunningDashboardServer | undefined;
@@ -63,8 +72,10 @@ export async function startServe(config: Config, jobs: readonly JobDefinition[],
     uptimeSeconds: Math.round((Date.now() - started) / 1000),
     jobs: scheduler.status(),
     ...(receiver ? { receiver: receiver.stats } : {}),
+    ...ops?.health(),
   });
   try {
+    ops = await startServeOps(config, logger, { receiver: () => receiver?.stats, runExclusive: (work) => writers.run(work), health: () => health() });
     if (config.receiver.enabled) {
       receiver = await startReceiver({
         host: config.receiver.host,
@@ -97,6 +108,7 @@ export async function startServe(config: Config, jobs: readonly JobDefinition[],
     scheduler.start();
   } catch (error) {
     await scheduler.stop();
+    await ops?.stop();
     await dashboard?.close();
     await receiver?.close();
     lock.release();
@@ -107,6 +119,7 @@ export async function startServe(config: Config, jobs: readonly JobDefinition[],
     receiver,
     url: receiver?.url,
     dashboardUrl: dashboard?.url,
+    metricsUrl: ops?.metricsUrl,
     health,
     async stop(options = {}) {
       const { hurry } = options;
@@ -116,6 +129,7 @@ export async function startServe(config: Config, jobs: readonly JobDefinition[],
       hurry?.addEventListener('abort', hurried, { once: true });
       try {
         await scheduler.stop(options);
+        await ops?.stop();
         await dashboard?.close();
         await receiver?.close({ mergeTimeoutMs: STOP_MERGE_TIMEOUT_MS, ...(hurry ? { hurry } : {}) });
       } finally {
@@ -132,10 +146,21 @@ export async function startServe(config: Config, jobs: readonly JobDefinition[],
  * the platform, and the page (every figure of the warehouse) must not be reachable there.
  */
 function checkDashboardAddress(config: Config): void {
+  checkMetricsAddress(config);
   if (!config.dashboard.enabled || !config.receiver.enabled || config.dashboard.port === 0) return;
   if (config.dashboard.port === config.receiver.port) {
     throw new ConfigError('config', [
       { path: 'dashboard.port', message: `must differ from receiver.port (${config.receiver.port}): the receiver's port is the one the platform reaches` },
     ]);
   }
+}
+
+/** /metrics shares no port with the receiver (opened to the platform) or the dashboard. */
+function checkMetricsAddress(config: Config): void {
+  if (!config.metrics.enabled || config.metrics.port === 0) return;
+  const taken = [
+    ...(config.receiver.enabled ? [['receiver.port', config.receiver.port] as const] : []),
+    ...(config.dashboard.enabled ? [['dashboard.port', config.dashboard.port] as const] : []),
+  ].find(([, port]) => port === config.metrics.port);
+  if (taken) throw new ConfigError('config', [{ path: 'metrics.port', message: `must differ from ${taken[0]} (${taken[1]})` }]);
 }

@@ -105,3 +105,17 @@ export async function applyCursorMoves(session: Session, runId: string, requests
   await markTableChanged(session, 'sync_cursors');
   return moved.length;
 }
+
+/** Per stream, its oldest cursor (`YYYY-MM-DD`): what freshness is measured from. */
+export async function readStreamCursors(session: Pick<Session, 'all'>): Promise<{ stream: string; oldestCursor: string }[]> {
+  const rows = await session.all<{ stream: string; oldest_cursor: string }>(sql('warehouse/streams-oldest-cursor.sql'));
+  return rows.map((row) => ({ stream: row.stream, oldestCursor: row.oldest_cursor }));
+}
+
+/** The columns of warehouse tables, in order: name and DuckDB type per table. */
+export async function readTableColumns(session: Pick<Session, 'all'>, tables: readonly string[]): Promise<Map<string, { name: string; type: string }[]>> {
+  const rows = await session.all<{ table_name: string; column_name: string; data_type: string }>(sql('warehouse/table-columns.sql'), [tables.join(',')]);
+  const columns = new Map<string, { name: string; type: string }[]>();
+  for (const row of rows) columns.set(row.table_name, [...(columns.get(row.table_name) ?? []), { name: row.column_name, type: row.data_type }]);
+  return columns;
+}

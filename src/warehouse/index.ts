@@ -26,3 +26,5 @@ export type { BackfillSlicePlan, BackfillState } from './backfills.js';
 export type { ResetSelection, ResetCounts } from './reset.js';
 export { failureKind, isCorruption, isWarehouseFailure, warehouseCorrupt, warehouseFailure } from './warehouse-failure.js';
 export type { WarehouseFailureKind } from './warehouse-failure.js';
+export { deferFailedRun, deferredRunsPath } from './failed-runs.js';
+export type { FailedRunRecord } from './failed-runs.js';

@@ -11,10 +11,11 @@ import { warehouseFailure } from './warehouse-failure.js';
 import { pauseBeforeCommit } from './test-hooks.js';
 import { releaseInstance, usersOf } from './instances.js';
 import { commitSlicesIn, type CommitSlicesResult } from './commit-slices.js';
-import { applyCursorMoves, readCursors, type CursorMoveRequest, type CursorRow } from './cursors.js';
+import { applyCursorMoves, readCursors, readStreamCursors, readTableColumns, type CursorMoveRequest, type CursorRow } from './cursors.js';
 import { finishRun, forgetRun, markAbandonedRuns, readRuns, rememberedRateLimit, startRun, type RunRow, type RunTotals } from './runs.js';
 import { readSyncErrors, recordSyncErrors, type SyncErrorRecord, type SyncErrorRow } from './sync-errors.js';
 import { currentRoleAccountIds } from './roles.js';
+import { insertFailedRun, previousRunStatus, takeDeferredRuns, type FailedRunRecord } from './failed-runs.js';
 import { planReset, resetIn, type ResetCounts, type ResetSelection } from './reset.js';
 import { eventMergeSession, forgetJournalSegment, type EventMergeSession } from './event-merge.js';
 import { doneSliceKeys, finishBackfill, openBackfill, planBackfillSlices, resetBackfill, type BackfillSlicePlan, type BackfillState } from './backfills.js';
@@ -191,6 +192,40 @@ export class Warehouse {
   /** Flags runs left 'running' by a dead process as failed; returns their ids. */
   markAbandonedRuns(): Promise<string[]> {
     return this.transaction((session) => markAbandonedRuns(session), 'marking abandoned runs');
+  }
+
+  /** Per stream, its oldest cursor: the newest day every scope of it has loaded. */
+  readStreamCursors(): Promise<{ stream: string; oldestCursor: string }[]> {
+    return readStreamCursors(this.readSession());
+  }
+
+  /** The columns of warehouse tables (lineage's schema facet). */
+  readTableColumns(tables: readonly string[]): Promise<Map<string, { name: string; type: string }[]>> {
+    return readTableColumns(this.readSession(), tables);
+  }
+
+  /** Records a run that failed before its first slice (finished at once). */
+  recordFailedRun(run: FailedRunRecord): Promise<void> {
+    return this.transaction((session) => insertFailedRun(session, run), 'recording a failed run');
+  }
+
+  /**
+   * Moves the runs that failed while another process held this warehouse (deferFailedRun) into
+   * `sync_runs`; returns how many.
+   */
+  async recordDeferredRuns(): Promise<number> {
+    const taken = takeDeferredRuns(this.path);
+    if (taken.runs.length === 0) return 0;
+    await this.transaction(async (session) => {
+      for (const run of taken.runs) await insertFailedRun(session, run);
+    }, 'recording failed runs');
+    taken.done();
+    return taken.runs.length;
+  }
+
+  /** The status of `job`'s latest finished run before `runId`, if any. */
+  previousRunStatus(job: string, runId: string): Promise<string | undefined> {
+    return previousRunStatus(this.readSession(), job, runId);
   }
 
   readRuns(limit?: number): Promise<RunRow[]> {

@@ -51,7 +51,7 @@ describe('a refused token', () => {
     expect(fx.sim.requests.map((r) => [r.path, r.status])).toEqual([['/accounts/filtered-accounts/me/', 401]]);
   });
 
-  it('leaves an existing warehouse exactly as it was', async () => {
+  it('leaves the data of an existing warehouse as it was, and records the failed run', async () => {
     fx = await startFixture({ sim: { venues: 2 }, config: { sync: { startDate: addDays(today, -5) } } });
     const first = await fx.cli(['sync']);
     expect(first.code, describeRun(first)).toBe(0);
@@ -62,7 +62,10 @@ describe('a refused token', () => {
     expect(run.code, describeRun(run)).toBe(1);
     expect(run.stderr).toMatch(/api\.token/);
     expect(await checksums(fx.warehousePath, WRITTEN_COLUMNS)).toEqual(before);
-    expect(await runsOf(fx.warehousePath)).toEqual(runs);
+    // The data is untouched; the night that failed at the access check is on record as a failed run.
+    const after = await runsOf(fx.warehousePath);
+    expect(after.slice(0, runs.length)).toEqual(runs);
+    expect(after.slice(runs.length)).toEqual([expect.objectContaining({ job: 'sync', status: 'failed', requests: 0, rowsWritten: 0, errors: 1 })]);
   });
 
   it('a missing token variable is a config error (exit 2) that names it', async () => {

@@ -58,6 +58,8 @@ export interface ConfigOverrides {
   readonly api?: Readonly<Record<string, unknown>>;
   readonly sync?: Readonly<Record<string, unknown>>;
   readonly scope?: { readonly venues?: readonly string[]; readonly projects?: readonly string[] };
+  /** Other top-level blocks (notify, metrics, lineage, freshness…), written as given. */
+  readonly blocks?: Readonly<Record<string, unknown>>;
 }
 
 export interface Fixture {
@@ -101,6 +103,7 @@ export async function startFixture(options: FixtureOptions = {}): Promise<Fixtur
       api: { ...base.api, ...extra.api },
       sync: { ...base.sync, ...extra.sync },
       scope: { ...base.scope, ...extra.scope },
+      blocks: { ...base.blocks, ...extra.blocks },
     };
     const config = {
       api: { baseUrl: sim.url, token: `\${${TOKEN_ENV}}`, concurrency: 8, maxRetries: 8, timeoutMs: 10_000, ...overrides.api },
@@ -109,6 +112,7 @@ export async function startFixture(options: FixtureOptions = {}): Promise<Fixtur
       warehouse: { path: overrides.warehousePath ?? warehousePath },
       parquet: { dir: join(dir, 'parquet') },
       log: { level: 'warn' },
+      ...overrides.blocks,
     };
     writeFileSync(file, `${JSON.stringify(config, null, 2)}\n`);
     return file;

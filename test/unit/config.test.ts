@@ -100,9 +100,14 @@ describe('config.example.json', () => {
   it('is a valid config once its variables are set', async () => {
     const { readFileSync } = await import('node:fs');
     const raw = JSON.parse(readFileSync(new URL('../../config.example.json', import.meta.url), 'utf8'));
-    const config = resolveConfig(raw, { VENUE_API_TOKEN: 'example-token', VENUE_RECEIVER_AUTHORIZATION: 'Basic dXNlcjpwYXNz' });
+    const hook = 'https://hooks.slack.example/services/T000/B000/example-secret';
+    const config = resolveConfig(raw, { VENUE_API_TOKEN: 'example-token', VENUE_RECEIVER_AUTHORIZATION: 'Basic dXNlcjpwYXNz', VENUE_SLACK_WEBHOOK_URL: hook });
     expect(config.sync.streams).toHaveLength(13);
     expect(config.receiver.authorization).toBe('Basic dXNlcjpwYXNz');
+    expect(config.notify.webhooks[0]!.url).toBe(hook);
+    // A webhook URL is a secret as a whole: the printed config shows none of it.
+    expect(JSON.stringify(maskConfig(config))).not.toContain('example-secret');
+    expect(config.freshness.streams['venue-roles']).toBe(7);
   });
 });
 

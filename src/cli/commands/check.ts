@@ -25,6 +25,7 @@ export const checkCommand: Command = {
       (source) =>
         runChecks(source.connection, {
           staleAfterDays: config.sync.staleAfterDays,
+          staleTargets: config.freshness.streams,
           ...(config.sync.streams ? { streams: config.sync.streams } : {}),
         }),
       { logger, ...readWatch(args, io, config) },

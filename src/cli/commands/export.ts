@@ -8,6 +8,13 @@ import { booleanOption, listOption } from '../args.js';
 import type { Command } from '../command.js';
 import { commandLogger, loadReadSideCommandConfig } from '../context.js';
 import { progressTerminal } from '../terminal.js';
+import { observeTask } from '../../ops/index.js';
+import { formatShard } from '../../runner/shard.js';
+
+/** Lineage's namespace of the Parquet tables: the lake (`s3://bucket/prefix`) or the folder. */
+function parquetNamespace(dir: string): string {
+  return dir.startsWith('s3://') ? dir : `file://${dir}`;
+}
 
 export const exportCommand: Command = {
   name: 'export',
@@ -30,24 +37,41 @@ export const exportCommand: Command = {
     const logger = commandLogger(args, io, config);
     const tables = listOption(args, 'tables');
     const tty = progressTerminal(io);
-    const writer = writerId(config.parquet.writer, shardOption(args, io.env));
-    const report = await exportParquet({
-      warehouse: config.warehouse.path,
-      dir: config.parquet.dir,
-      writer,
-      ...(config.parquet.s3 ? { s3: config.parquet.s3 } : {}),
-      takeOver: booleanOption(args, 'take-over'),
-      logger,
-      signal: io.signal,
-      full: booleanOption(args, 'full'),
-      // Files written of files planned, like the sync's slices: a bar on a terminal, else a log line every 10 s.
-      progress: (files) => {
-        const reporter = new ProgressReporter(files, undefined, { logger, label: 'export', unit: 'files', ...(tty ? { tty } : {}) });
-        reporter.start();
-        return { fileWritten: (rows) => reporter.sliceDone(rows), stop: () => reporter.stop() };
-      },
-      ...(tables ? { tables } : {}),
-    });
+    const shard = shardOption(args, io.env);
+    const writer = writerId(config.parquet.writer, shard);
+    const report = await observeTask(
+      { config, logger, job: 'export', command: 'export', ...(shard ? { shard: formatShard(shard) } : {}) },
+      (task) =>
+        exportParquet({
+          warehouse: config.warehouse.path,
+          dir: config.parquet.dir,
+          writer,
+          ...(config.parquet.s3 ? { s3: config.parquet.s3 } : {}),
+          takeOver: booleanOption(args, 'take-over'),
+          logger,
+          signal: io.signal,
+          full: booleanOption(args, 'full'),
+          // Files written of files planned, like the sync's slices: a bar on a terminal, else a log line every 10 s.
+          progress: (files) => {
+            const reporter = new ProgressReporter(files, undefined, { logger, label: 'export', unit: 'files', ...(tty ? { tty } : {}) });
+            task.planned(files);
+            reporter.start();
+            return {
+              fileWritten: (rows) => {
+                reporter.sliceDone(rows);
+                task.done(1, rows);
+              },
+              stop: () => reporter.stop(),
+            };
+          },
+          ...(tables ? { tables } : {}),
+        }),
+      (done) => ({
+        outcome: 'succeeded',
+        rowsByTable: Object.fromEntries(done.tables.map((t) => [t.table, t.rowsWritten])),
+        outputs: done.tables.map((t) => ({ namespace: parquetNamespace(config.parquet.dir), name: t.table, rowCount: t.rowsWritten })),
+      }),
+    );
     io.stdout.write(formatExportReport(report));
     return ExitCode.ok;
   },

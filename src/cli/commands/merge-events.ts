@@ -5,6 +5,7 @@ import { LOCK_WAIT_MS } from '../../runner/sync-job.js';
 import { openWarehouseWhenFree } from '../../warehouse/index.js';
 import type { Command } from '../command.js';
 import { commandLogger, loadCredentialFreeCommandConfig } from '../context.js';
+import { observeTask } from '../../ops/index.js';
 
 export const mergeEventsCommand: Command = {
   name: 'merge-events',
@@ -19,15 +20,24 @@ export const mergeEventsCommand: Command = {
       io.stdout.write(`nothing to merge: no journal segments in ${journalDir}\n`);
       return ExitCode.ok;
     }
-    // A serve in another process may be merging (or running a job): wait for the lock like sync.
-    const warehouse = await openWarehouseWhenFree(config.warehouse.path, { waitMs: LOCK_WAIT_MS, logger, signal: io.signal });
-    let result: MergeResult;
-    try {
-      // A receiver still appending to the newest segment keeps it: that one is merged, not deleted.
-      result = await mergeJournal(journalDir, warehouse, { logger, shouldStop: () => io.signal.aborted });
-    } finally {
-      await warehouse.close();
-    }
+    const result = await observeTask(
+      { config, logger, job: 'merge-events', command: 'merge-events' },
+      async () => {
+        // A serve in another process may be merging (or running a job): wait for the lock like sync.
+        const warehouse = await openWarehouseWhenFree(config.warehouse.path, { waitMs: LOCK_WAIT_MS, logger, signal: io.signal });
+        try {
+          // A receiver still appending to the newest segment keeps it: that one is merged, not deleted.
+          return await mergeJournal(journalDir, warehouse, { logger, shouldStop: () => io.signal.aborted });
+        } finally {
+          await warehouse.close();
+        }
+      },
+      (merged: MergeResult) => ({
+        outcome: merged.status === 'stopped' ? 'partial' : 'succeeded',
+        rowsByTable: { upsert_events: merged.inserted },
+        outputs: [{ namespace: `duckdb://${config.warehouse.path}`, name: 'upsert_events', rowCount: merged.inserted }],
+      }),
+    );
     const what = `${result.records} journal records: ${result.inserted} new events, ${result.duplicates} already stored, ${result.invalid} invalid (skipped, logged); ${result.segmentsRemoved} segments removed`;
     if (result.status === 'stopped') {
       io.stdout.write(`merge stopped after ${what}; the rest stays in the journal (run it again)\n`);

@@ -62,7 +62,8 @@ export const reportCommand: Command = {
     const result = await withQuerySource(
       config,
       booleanOption(args, 'parquet'),
-      (source) => runNamedSql(source.connection, report, { from, to, venues, tz, staleAfterDays: config.sync.staleAfterDays }),
+      (source) =>
+        runNamedSql(source.connection, report, { from, to, venues, tz, staleAfterDays: config.sync.staleAfterDays, staleTargets: config.freshness.streams }),
       { logger, ...readWatch(args, io, config) },
     );
     io.stdout.write(formatResult(result, format, width));
