@@ -28,6 +28,7 @@ export function mainHelp(commands: readonly Command[]): string {
     ...commands.map((c) => `  ${c.name.padEnd(12)} ${c.summary}`),
     '',
     'Every command takes --config PATH (default ./venue-etl.config.json), --log-level LEVEL and --help.',
+    "`venue-etl help COMMAND` prints a command's options.",
     'Run `venue-etl demo` to see everything work against the built-in simulator.',
     '',
   ].join('\n');

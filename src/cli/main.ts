@@ -15,7 +15,9 @@ export async function runCli(argv: readonly string[], io: CommandIo, commands: r
     io.stderr.write(mainHelp(commands));
     return ExitCode.usage;
   }
-  if (name === '--help' || name === '-h' || name === 'help') {
+  const asksHelp = name === '--help' || name === '-h' || name === 'help';
+  const topic = asksHelp ? rest[0] : undefined;
+  if (asksHelp && topic === undefined) {
     io.stdout.write(mainHelp(commands));
     return ExitCode.ok;
   }
@@ -23,12 +25,13 @@ export async function runCli(argv: readonly string[], io: CommandIo, commands: r
     io.stdout.write(`${packageInfo().version}\n`);
     return ExitCode.ok;
   }
-  const command = commands.find((c) => c.name === name);
   try {
-    if (!command) {
-      const names = commands.map((c) => c.name);
-      throw new UsageError(`unknown command "${name}"${didYouMean(name, names)}`, `commands: ${names.join(', ')}`);
+    // `venue-etl help sync` is `venue-etl sync --help`, as in git and npm.
+    if (topic !== undefined) {
+      io.stdout.write(commandHelp(findCommand(commands, topic)));
+      return ExitCode.ok;
     }
+    const command = findCommand(commands, name);
     const args = parseCommandArgs(command, rest);
     if (args.values.help === true) {
       io.stdout.write(commandHelp(command));
@@ -41,6 +44,13 @@ export async function runCli(argv: readonly string[], io: CommandIo, commands: r
     if (exitCode === undefined && process.env.VENUE_ETL_DEBUG) io.stderr.write(`${scrubSecrets(String((error as Error).stack))}\n`);
     return exitCode ?? ExitCode.failed;
   }
+}
+
+function findCommand(commands: readonly Command[], name: string): Command {
+  const command = commands.find((c) => c.name === name);
+  if (command) return command;
+  const names = commands.map((c) => c.name);
+  throw new UsageError(`unknown command "${name}"${didYouMean(name, names)}`, `commands: ${names.join(', ')}`);
 }
 
 function parseCommandArgs(command: Command, argv: string[]): ParsedArgs {
