@@ -5,6 +5,7 @@ import { packageInfo } from '../infra/package-root.js';
 import { scrubSecrets } from '../log/index.js';
 import { GLOBAL_OPTIONS, type Command, type CommandIo, type ParsedArgs } from './command.js';
 import { commandHelp, mainHelp } from './help.js';
+import { optionError } from './option-errors.js';
 import { COMMANDS } from './commands/index.js';
 
 /** Runs one CLI invocation; returns the exit status instead of exiting (testable in-process). */
@@ -74,6 +75,6 @@ function parseCommandArgs(command: Command, argv: string[]): ParsedArgs {
     return { values: parsed.values as ParsedArgs['values'], positionals: parsed.positionals };
   } catch (error) {
     if (error instanceof UsageError) throw error;
-    throw new UsageError((error as Error).message, `see venue-etl ${command.name} --help`);
+    throw optionError(error, command, options);
   }
 }

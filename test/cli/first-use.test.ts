@@ -19,3 +19,19 @@ describe('help', () => {
     expect(typo.stderr).toContain('unknown command "snyc"; did you mean "sync"?');
   });
 });
+
+describe('a mistyped option', () => {
+  it('is refused with the closest option of the command, not with Node’s advice about `--`', async () => {
+    const typo = await runCli(['sync', '--venus', 'x']);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain('unknown option "--venus" for sync; did you mean "--venues"?');
+    expect(typo.stderr).not.toContain('positional argument');
+    const withValue = await runCli(['backfill', '--dry-rnu=1']);
+    expect(withValue.stderr).toContain('unknown option "--dry-rnu" for backfill; did you mean "--dry-run"?');
+    const missing = await runCli(['backfill', '--from']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('--from needs a value (DATE)');
+    const extra = await runCli(['backfill', '--force=yes']);
+    expect(extra.stderr).toContain('--force takes no value');
+  });
+});
