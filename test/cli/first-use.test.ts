@@ -35,3 +35,11 @@ describe('a mistyped option', () => {
     expect(extra.stderr).toContain('--force takes no value');
   });
 });
+
+describe('a mistyped report name', () => {
+  it('is refused with the closest report', async () => {
+    const typo = await runCli(['report', 'daily-login']);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain('no report named "daily-login"; did you mean "daily-logins"?');
+  });
+});
