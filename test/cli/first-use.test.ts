@@ -2,10 +2,21 @@
  * What a new user meets in the first minutes, through the built CLI: help, mistyped options and
  * names, config values with a fixed set of choices, options named alike across commands.
  */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, runCli } from '../e2e/harness.js';
 
+const dir = mkdtempSync(join(tmpdir(), 'venue-etl-first-use-'));
 beforeAll(assertBuilt);
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function writeConfig(name: string, document: unknown): string {
+  const path = join(dir, name);
+  writeFileSync(path, JSON.stringify(document, null, 2));
+  return path;
+}
 
 describe('help', () => {
   it('`help sync` prints the help of sync, like `sync --help`; `help snyc` suggests the command', async () => {
@@ -41,5 +52,16 @@ describe('a mistyped report name', () => {
     const typo = await runCli(['report', 'daily-login']);
     expect(typo.code).toBe(2);
     expect(typo.stderr).toContain('no report named "daily-login"; did you mean "daily-logins"?');
+  });
+});
+
+describe('a config value outside its choices', () => {
+  it('lists the choices and the value it got, for a key that also takes a list and for an item of that list', async () => {
+    const path = writeConfig('grains.json', { sync: { historyGrain: 'hours', summaryGrain: ['day', 'weeks'] }, log: { level: 'verbose' } });
+    const run = await runCli(['config', '--config', path]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('sync.historyGrain: must be one of "day", "hour" (or a list of them), got "hours"; did you mean "hour"?');
+    expect(run.stderr).toContain('sync.summaryGrain[1]: must be one of "day", "month", got "weeks"');
+    expect(run.stderr).toContain('log.level: must be one of "fatal", "error", "warn", "info", "debug", "trace", "silent", got "verbose"');
   });
 });
