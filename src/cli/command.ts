@@ -6,6 +6,8 @@ export interface OptionSpec {
   /** Shown by --help, e.g. `--from DATE   first day to extract`. */
   readonly description: string;
   readonly valueName?: string;
+  /** Accepted but not shown by --help or completion: an older name kept for scripts (sync's --until). */
+  readonly hidden?: boolean;
 }
 
 /** What a command can touch besides its arguments: injected so tests can run it in-process. */

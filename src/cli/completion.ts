@@ -18,7 +18,7 @@ export function completionScript(shell: CompletionShell, commands: readonly Comm
 }
 
 function optionsOf(command: Command): [string, OptionSpec][] {
-  return Object.entries({ ...command.options, ...GLOBAL_OPTIONS });
+  return Object.entries({ ...command.options, ...GLOBAL_OPTIONS }).filter(([, spec]) => !spec.hidden);
 }
 
 function bashScript(commands: readonly Command[]): string {

@@ -1,10 +1,12 @@
 import { GLOBAL_OPTIONS, type Command, type OptionSpec } from './command.js';
 
 function optionLines(options: Readonly<Record<string, OptionSpec>>): string[] {
-  return Object.entries(options).map(([name, spec]) => {
-    const flag = `--${name}${spec.type === 'string' ? ` ${spec.valueName ?? 'VALUE'}` : ''}`;
-    return `  ${flag.padEnd(28)} ${spec.description}`;
-  });
+  return Object.entries(options)
+    .filter(([, spec]) => !spec.hidden)
+    .map(([name, spec]) => {
+      const flag = `--${name}${spec.type === 'string' ? ` ${spec.valueName ?? 'VALUE'}` : ''}`;
+      return `  ${flag.padEnd(28)} ${spec.description}`;
+    });
 }
 
 export function commandHelp(command: Command): string {

@@ -69,15 +69,15 @@ async function syncObserved(config: Config, logger: Logger, options: SyncOptions
   const now = (): Date => options.now ?? machineNow();
   const machineToday = todayUtc(now());
   if (options.until !== undefined && options.until > machineToday)
-    throw new UsageError(`--until ${options.until} is in the future (today is ${machineToday} UTC)`);
+    throw new UsageError(`--to ${options.until} is in the future (today is ${machineToday} UTC)`);
   const client = clientFor(config, logger);
   try {
     const clock = await checkAccess(client, catalogue, now, options.signal);
     const warnings = reportClock(logger, clock);
     if (options.until !== undefined && options.until > clock.today) {
       throw new UsageError(
-        `--until ${options.until} is in the future at the API (its date is ${clock.today} UTC)`,
-        "the machine's clock is ahead of the API's: set it right, or pass an earlier --until",
+        `--to ${options.until} is in the future at the API (its date is ${clock.today} UTC)`,
+        "the machine's clock is ahead of the API's: set it right, or pass an earlier --to",
       );
     }
     const until = options.until ?? clock.lastCompleteDay;
@@ -137,7 +137,7 @@ async function syncObserved(config: Config, logger: Logger, options: SyncOptions
  * Where a committed slice moves its cursor: snapshots (roles, accounts) to the day they were
  * taken, analytics to the window's end — but never past the run's last complete day: a cursor
  * says its data is complete, and a day that has not ended (at the API or here) is not
- * (`--until today` loads today, and the next run reads it again).
+ * (`--to today` loads today, and the next run reads it again).
  */
 export function cursorDate(slice: Slice, clock: Pick<RunClock, 'today' | 'lastCompleteDay'>): string {
   return minDate(slice.windowTo, isSnapshot(slice) ? clock.today : clock.lastCompleteDay);

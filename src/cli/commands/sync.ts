@@ -1,6 +1,7 @@
+import { UsageError } from '../../errors/index.js';
 import { runSync } from '../../runner/sync-job.js';
 import { dateOption, listOption } from '../args.js';
-import type { Command } from '../command.js';
+import type { Command, ParsedArgs } from '../command.js';
 import { commandLogger, configPath, loadCommandConfig } from '../context.js';
 import { requireApi } from '../../config/index.js';
 import { formatRunSummary, runSummaryJson } from '../run-summary.js';
@@ -14,7 +15,9 @@ export const syncCommand: Command = {
   options: {
     streams: { type: 'string', description: 'only these streams (comma-separated)', valueName: 'S,S' },
     venues: { type: 'string', description: 'only these venues of scope.venues (comma-separated)', valueName: 'ID,ID' },
-    until: { type: 'string', description: 'last day to extract (default: yesterday, UTC)', valueName: 'DATE' },
+    to: { type: 'string', description: 'last day to extract (default: yesterday, UTC)', valueName: 'DATE' },
+    // Its first name: backfill, report, dashboard and reset say --to.
+    until: { type: 'string', description: 'the same as --to', valueName: 'DATE', hidden: true },
     shard: SHARD_OPTION,
     format: TABLE_OR_JSON_OPTION,
   },
@@ -24,7 +27,7 @@ export const syncCommand: Command = {
     const logger = commandLogger(args, io, config);
     const streams = listOption(args, 'streams');
     const venues = listOption(args, 'venues');
-    const until = dateOption(args, 'until');
+    const until = lastDay(args);
     const shard = shardOption(args, io.env);
     const tty = progressTerminal(io);
     const result = await runSync(config, logger, {
@@ -42,3 +45,13 @@ export const syncCommand: Command = {
     return result.exitCode;
   },
 };
+
+/** `--to`, or `--until` (the same option under its first name); both at once must agree. */
+function lastDay(args: ParsedArgs): string | undefined {
+  const to = dateOption(args, 'to');
+  const until = dateOption(args, 'until');
+  if (to !== undefined && until !== undefined && to !== until) {
+    throw new UsageError(`--to ${to} and --until ${until} disagree: they are the same option`, 'give one of them: --to DATE');
+  }
+  return to ?? until;
+}
