@@ -2,6 +2,7 @@
  * What a new user meets after the first sync, through the built CLI against the simulator: the
  * same option names across commands, output a script can read, hints that say what to run next.
  */
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, assertBuilt, describeRun, queryRows, startFixture, todayUtc, type Fixture } from './harness.js';
 
@@ -26,5 +27,28 @@ describe('sync --to', () => {
     const both = await fx.cli(['sync', '--to', last, '--until', addDays(last, -1)]);
     expect(both.code).toBe(2);
     expect(both.stderr).toContain('disagree');
+  });
+});
+
+describe('export --format json', () => {
+  it('prints what the table shows as one JSON document: per table and in total', async () => {
+    const run = await fx.cli(['export', '--format', 'json']);
+    expect(run.code, describeRun(run)).toBe(0);
+    const report = JSON.parse(run.stdout) as {
+      dir: string;
+      mode: string;
+      tables: { table: string; written: number; unchanged: number; rows: number }[];
+      totals: { written: number; rows: number };
+    };
+    expect(report.dir).toBe(join(fx.dir, 'parquet'));
+    const series = report.tables.find((t) => t.table === 'series_points');
+    expect(series?.written).toBeGreaterThan(0);
+    expect(report.totals.written).toBe(report.tables.reduce((n, t) => n + t.written, 0));
+    const [counted] = await queryRows(fx.warehousePath, 'SELECT count(*)::INTEGER AS n FROM series_points');
+    expect(series?.rows).toBe(Number(counted!.n));
+    // Nothing changed since: the second export writes nothing, and says so the same way.
+    const again = JSON.parse((await fx.cli(['export', '--format', 'json'])).stdout) as { totals: { written: number; unchanged: number } };
+    expect(again.totals.written).toBe(0);
+    expect(again.totals.unchanged).toBe(report.totals.written);
   });
 });
