@@ -45,3 +45,9 @@ export const GLOBAL_OPTIONS: Readonly<Record<string, OptionSpec>> = {
   'log-level': { type: 'string', description: 'fatal|error|warn|info|debug|trace|silent', valueName: 'LEVEL' },
   help: { type: 'boolean', short: 'h', description: 'show this help' },
 };
+
+/** The options `command` takes: its own and the global ones, without `--config` when it reads none. */
+export function commandOptions(command: Command): Readonly<Record<string, OptionSpec>> {
+  const { config, ...rest } = GLOBAL_OPTIONS;
+  return { ...command.options, ...(command.noConfig ? rest : { config, ...rest }) };
+}

@@ -1,5 +1,5 @@
 import { LOG_LEVELS } from '../log/index.js';
-import { GLOBAL_OPTIONS, type Command, type OptionSpec } from './command.js';
+import { commandOptions, type Command, type OptionSpec } from './command.js';
 
 /** Shells `venue-etl completion` writes a script for. */
 export const COMPLETION_SHELLS = ['bash', 'zsh'] as const;
@@ -18,7 +18,7 @@ export function completionScript(shell: CompletionShell, commands: readonly Comm
 }
 
 function optionsOf(command: Command): [string, OptionSpec][] {
-  return Object.entries({ ...command.options, ...GLOBAL_OPTIONS }).filter(([, spec]) => !spec.hidden);
+  return Object.entries(commandOptions(command)).filter(([, spec]) => !spec.hidden);
 }
 
 function bashScript(commands: readonly Command[]): string {

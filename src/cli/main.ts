@@ -3,7 +3,7 @@ import { ExitCode, UsageError, formatError } from '../errors/index.js';
 import { didYouMean } from '../infra/did-you-mean.js';
 import { packageInfo } from '../infra/package-root.js';
 import { scrubSecrets } from '../log/index.js';
-import { GLOBAL_OPTIONS, type Command, type CommandIo, type ParsedArgs } from './command.js';
+import { commandOptions, type Command, type CommandIo, type ParsedArgs } from './command.js';
 import { commandHelp, mainHelp } from './help.js';
 import { optionError } from './option-errors.js';
 import { COMMANDS } from './commands/index.js';
@@ -55,7 +55,7 @@ function findCommand(commands: readonly Command[], name: string): Command {
 }
 
 function parseCommandArgs(command: Command, argv: string[]): ParsedArgs {
-  const options = { ...command.options, ...GLOBAL_OPTIONS };
+  const options = commandOptions(command);
   try {
     const parsed = parseArgs({
       args: argv,

@@ -13,6 +13,7 @@ export function optionError(error: unknown, command: Command, options: Readonly<
   const help = `see venue-etl ${command.name} --help`;
   if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
     const typed = /Unknown option '([^']+)'/.exec(message)?.[1] ?? message;
+    if (typed === '--config' && command.noConfig) return new UsageError(`${command.name} reads no config file: leave out --config`, help);
     const close = closestName(typed.replace(/^-+/, ''), Object.keys(options));
     return new UsageError(`unknown option "${typed}" for ${command.name}${close === undefined ? '' : `; did you mean "--${close}"?`}`, help);
   }

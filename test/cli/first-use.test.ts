@@ -65,3 +65,23 @@ describe('a config value outside its choices', () => {
     expect(run.stderr).toContain('log.level: must be one of "fatal", "error", "warn", "info", "debug", "trace", "silent", got "verbose"');
   });
 });
+
+describe('--config', () => {
+  const withoutConfig = ['demo', 'simulate', 'init', 'completion'];
+
+  it('is listed only by the commands that read a config, and refused by the others', async () => {
+    for (const name of withoutConfig) {
+      const help = await runCli([name, '--help']);
+      expect(help.code, help.stderr).toBe(0);
+      expect(help.stdout, name).not.toContain('--config');
+      expect(help.stdout, name).toContain('--log-level');
+    }
+    expect((await runCli(['status', '--help'])).stdout).toContain('--config PATH');
+    const refused = await runCli(['demo', '--config', 'venue-etl.config.json']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('demo reads no config file: leave out --config');
+    const bash = (await runCli(['completion', 'bash'])).stdout;
+    for (const name of withoutConfig) expect(bash).toMatch(new RegExp(`\\b${name}\\) options="(?![^"]*--config)[^"]*--log-level`));
+    expect(bash).toMatch(/\bsync\) options="[^"]*--config/);
+  });
+});
