@@ -14,6 +14,8 @@ export interface OptionSpec {
 export interface CommandIo {
   readonly stdout: NodeJS.WritableStream;
   readonly stderr: NodeJS.WritableStream;
+  /** Read by `sql -` only; the process's own when absent. */
+  readonly stdin?: NodeJS.ReadableStream;
   readonly env: Readonly<Record<string, string | undefined>>;
   /** Aborted on SIGINT/SIGTERM: long-running work stops cleanly after what is committing. */
   readonly signal: AbortSignal;

@@ -2,15 +2,19 @@
  * What a new user meets after the first sync, through the built CLI against the simulator: the
  * same option names across commands, output a script can read, hints that say what to run next.
  */
+import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addDays, assertBuilt, describeRun, queryRows, startFixture, todayUtc, type Fixture } from './harness.js';
+import { addDays, assertBuilt, CLI, describeRun, queryRows, startFixture, todayUtc, type Fixture } from './harness.js';
 
 let fx: Fixture;
 
 beforeAll(async () => {
   assertBuilt();
   fx = await startFixture({ sim: { venues: 3, days: 60 }, config: { sync: { startDate: addDays(todayUtc(), -20), windowDays: 5 } } });
+  const synced = await fx.cli(['sync']);
+  expect(synced.code, describeRun(synced)).toBe(0);
 });
 afterAll(async () => fx?.close());
 
@@ -50,5 +54,30 @@ describe('export --format json', () => {
     const again = JSON.parse((await fx.cli(['export', '--format', 'json'])).stdout) as { totals: { written: number; unchanged: number } };
     expect(again.totals.written).toBe(0);
     expect(again.totals.unchanged).toBe(report.totals.written);
+  });
+});
+
+describe('sql - and sql --file', () => {
+  // Quotes and a line break: what makes a query awkward to pass as one shell argument.
+  const query = "SELECT 'it''s' AS said,\n       count(*)::INTEGER AS n FROM series_points";
+
+  it('reads the query from standard input or from a file, as the argument would give it', async () => {
+    const argument = await fx.cli(['sql', query, '--format', 'json']);
+    expect(argument.code, describeRun(argument)).toBe(0);
+    const piped = spawnSync(process.execPath, [CLI, 'sql', '-', '--format', 'json', '--config', fx.configPath], {
+      input: query,
+      env: fx.env,
+      encoding: 'utf8',
+    });
+    expect(piped.status, piped.stderr).toBe(0);
+    expect(JSON.parse(piped.stdout)).toEqual(JSON.parse(argument.stdout));
+    const file = join(fx.dir, 'query.sql');
+    writeFileSync(file, `${query};\n`);
+    const fromFile = await fx.cli(['sql', '--file', file, '--format', 'json']);
+    expect(fromFile.code, describeRun(fromFile)).toBe(0);
+    expect(JSON.parse(fromFile.stdout)).toEqual(JSON.parse(argument.stdout));
+    const missing = await fx.cli(['sql', '--file', join(fx.dir, 'missing.sql')]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('cannot read --file');
   });
 });
