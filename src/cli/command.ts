@@ -1,4 +1,5 @@
 import type { ExitCode } from '../errors/index.js';
+import { LOG_LEVELS } from '../log/index.js';
 
 export interface OptionSpec {
   readonly type: 'string' | 'boolean';
@@ -8,6 +9,9 @@ export interface OptionSpec {
   readonly valueName?: string;
   /** Accepted but not shown by --help or completion: an older name kept for scripts (sync's --until). */
   readonly hidden?: boolean;
+  /** The values completion offers (streams, formats, grains); `list`: several, comma-separated. */
+  readonly choices?: readonly string[];
+  readonly list?: boolean;
 }
 
 /** What a command can touch besides its arguments: injected so tests can run it in-process. */
@@ -36,6 +40,8 @@ export interface Command {
   readonly positionals?: string;
   readonly maxPositionals?: number;
   readonly options: Readonly<Record<string, OptionSpec>>;
+  /** What completion offers for the positional argument (report names, check names, shells). */
+  readonly positionalChoices?: () => readonly string[];
   /** Needs no config file (demo, simulate). */
   readonly noConfig?: boolean;
   run(args: ParsedArgs, io: CommandIo): Promise<ExitCode>;
@@ -44,7 +50,7 @@ export interface Command {
 /** Options every command takes (docs/commands.md, "Options every command takes"). */
 export const GLOBAL_OPTIONS: Readonly<Record<string, OptionSpec>> = {
   config: { type: 'string', description: 'config file', valueName: 'PATH' },
-  'log-level': { type: 'string', description: 'fatal|error|warn|info|debug|trace|silent', valueName: 'LEVEL' },
+  'log-level': { type: 'string', description: LOG_LEVELS.join('|'), valueName: 'LEVEL', choices: LOG_LEVELS },
   help: { type: 'boolean', short: 'h', description: 'show this help' },
 };
 

@@ -2,6 +2,7 @@
  * What a new user meets in the first minutes, through the built CLI: help, mistyped options and
  * names, config values with a fixed set of choices, options named alike across commands.
  */
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -83,5 +84,28 @@ describe('--config', () => {
     const bash = (await runCli(['completion', 'bash'])).stdout;
     for (const name of withoutConfig) expect(bash).toMatch(new RegExp(`\\b${name}\\) options="(?![^"]*--config)[^"]*--log-level`));
     expect(bash).toMatch(/\bsync\) options="[^"]*--config/);
+  });
+});
+
+describe('bash completion', () => {
+  it('completes streams (item by item in a list), report names, --format values and the command after help', async () => {
+    const script = (await runCli(['completion', 'bash'])).stdout;
+    const complete = (words: string): string => {
+      const run = spawnSync('bash', ['-c', `${script}\nCOMP_WORDS=(${words}); COMP_CWORD=$((\${#COMP_WORDS[@]} - 1)); _venue_etl; echo "\${COMPREPLY[*]}"`], {
+        encoding: 'utf8',
+      });
+      if (run.error) throw new Error(`bash is needed for this test: ${run.error.message}`);
+      expect(run.status, run.stderr).toBe(0);
+      return run.stdout.trim();
+    };
+    expect(complete('venue-etl sync --streams venue-dev')).toBe('venue-devices-history venue-devices-summary');
+    expect(complete('venue-etl backfill --streams rating-history,venue-users-h')).toBe('rating-history,venue-users-history');
+    expect(complete('venue-etl report daily-l')).toBe('daily-logins');
+    expect(complete('venue-etl report peak-hours --format c')).toBe('csv');
+    expect(complete("venue-etl status --format ''")).toBe('table json');
+    expect(complete('venue-etl backfill --grain h')).toBe('hour');
+    expect(complete('venue-etl help ba')).toBe('backfill');
+    // Options still complete after a positional.
+    expect(complete('venue-etl report daily-logins --fr')).toBe('--from');
   });
 });

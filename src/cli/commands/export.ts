@@ -1,5 +1,5 @@
 import { ExitCode } from '../../errors/index.js';
-import { exportParquet, exportTotals, writerId } from '../../export/index.js';
+import { EXPORT_TABLES, exportParquet, exportTotals, writerId } from '../../export/index.js';
 import { SHARD_ENV } from '../../runner/shard.js';
 import { shardOption } from '../shard-option.js';
 import { formatExportReport } from '../../export/format-report.js';
@@ -21,7 +21,7 @@ export const exportCommand: Command = {
   name: 'export',
   summary: 'Write the warehouse tables to Parquet in parquet.dir (hive partitions by stream and month), rewriting only what changed.',
   options: {
-    tables: { type: 'string', description: 'only these tables (comma-separated)', valueName: 'T,T' },
+    tables: { type: 'string', description: 'only these tables (comma-separated)', valueName: 'T,T', choices: EXPORT_TABLES.map((t) => t.name), list: true },
     full: { type: 'boolean', description: 'read every partition instead of only those changed since the last export' },
     shard: {
       type: 'string',

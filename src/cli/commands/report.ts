@@ -1,5 +1,15 @@
 import { ExitCode } from '../../errors/index.js';
-import { alignedTable, checkSqlParams, formatResult, listNamedSql, loadNamedSql, parseFormat, runNamedSql, withQuerySource } from '../../readside/index.js';
+import {
+  alignedTable,
+  checkSqlParams,
+  formatResult,
+  listNamedSql,
+  loadNamedSql,
+  OUTPUT_FORMATS,
+  parseFormat,
+  runNamedSql,
+  withQuerySource,
+} from '../../readside/index.js';
 import { booleanOption, dateOption, listOption, stringOption } from '../args.js';
 import type { Command } from '../command.js';
 import { commandLogger, loadReadSideCommandConfig } from '../context.js';
@@ -12,12 +22,18 @@ export const reportCommand: Command = {
   summary: 'Run a named report from sql/reports/NAME.sql; without NAME, list the reports.',
   positionals: '[NAME]',
   maxPositionals: 1,
+  positionalChoices: () => listNamedSql('reports').map((r) => r.name),
   options: {
     venues: { type: 'string', description: 'only these venues (comma-separated ids)', valueName: 'ID,ID' },
     from: { type: 'string', description: 'first day, inclusive (UTC)', valueName: 'DATE' },
     to: { type: 'string', description: 'last day, inclusive (UTC)', valueName: 'DATE' },
     tz: { type: 'string', description: 'IANA time zone the hours and weekdays of peak-hours are read in (default UTC)', valueName: 'ZONE' },
-    format: { type: 'string', description: 'table (default, fits the terminal), csv or json; the list of reports: table or json', valueName: 'FORMAT' },
+    format: {
+      type: 'string',
+      description: 'table (default, fits the terminal), csv or json; the list of reports: table or json',
+      valueName: 'FORMAT',
+      choices: OUTPUT_FORMATS,
+    },
     parquet: { type: 'boolean', description: 'run on the Parquet export instead of the warehouse file' },
     timeout: TIMEOUT_OPTION,
   },

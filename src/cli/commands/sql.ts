@@ -1,5 +1,5 @@
 import { ExitCode } from '../../errors/index.js';
-import { formatResult, parseFormat, runReadOnly, withQuerySource } from '../../readside/index.js';
+import { formatResult, OUTPUT_FORMATS, parseFormat, runReadOnly, withQuerySource } from '../../readside/index.js';
 import { booleanOption, stringOption } from '../args.js';
 import type { Command } from '../command.js';
 import { commandLogger, loadReadSideCommandConfig } from '../context.js';
@@ -14,7 +14,7 @@ export const sqlCommand: Command = {
   maxPositionals: 1,
   options: {
     file: { type: 'string', description: 'read the query from FILE', valueName: 'FILE' },
-    format: { type: 'string', description: 'table (default, fits the terminal), csv or json', valueName: 'FORMAT' },
+    format: { type: 'string', description: 'table (default, fits the terminal), csv or json', valueName: 'FORMAT', choices: OUTPUT_FORMATS },
     parquet: { type: 'boolean', description: 'query the Parquet export instead of the warehouse file' },
     timeout: TIMEOUT_OPTION,
   },

@@ -1,6 +1,7 @@
 import { UsageError } from '../../errors/index.js';
 import { runSync } from '../../runner/sync-job.js';
 import { dateOption, listOption } from '../args.js';
+import { BUILTIN_STREAMS } from '../../catalogue/index.js';
 import type { Command, ParsedArgs } from '../command.js';
 import { commandLogger, configPath, loadCommandConfig } from '../context.js';
 import { requireApi } from '../../config/index.js';
@@ -13,7 +14,7 @@ export const syncCommand: Command = {
   name: 'sync',
   summary: 'One incremental run (the nightly job): every selected stream and venue from its cursor minus the lookback up to yesterday (UTC).',
   options: {
-    streams: { type: 'string', description: 'only these streams (comma-separated)', valueName: 'S,S' },
+    streams: { type: 'string', description: 'only these streams (comma-separated)', valueName: 'S,S', choices: BUILTIN_STREAMS, list: true },
     venues: { type: 'string', description: 'only these venues of scope.venues (comma-separated)', valueName: 'ID,ID' },
     to: { type: 'string', description: 'last day to extract (default: yesterday, UTC)', valueName: 'DATE' },
     // Its first name: backfill, report, dashboard and reset say --to.
