@@ -2,7 +2,7 @@
  * What a new user meets after the first sync, through the built CLI against the simulator: the
  * same option names across commands, output a script can read, hints that say what to run next.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -80,4 +80,42 @@ describe('sql - and sql --file', () => {
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('cannot read --file');
   });
+});
+
+describe('Ctrl-C of backfill --force', () => {
+  it('says to run it again without --force, which continues where it stopped instead of starting over', async () => {
+    const slow = await startFixture({ sim: { venues: 3, days: 30, latencyMs: 40 } });
+    try {
+      const range = ['backfill', '--from', addDays(todayUtc(), -12), '--to', addDays(todayUtc(), -1), '--window-days', '2'];
+      const first = await slow.cli(range, { timeoutMs: 120_000 });
+      expect(first.code, describeRun(first)).toBe(0);
+      // Forced again (it had finished), and stopped with SIGINT once some slices are done.
+      const child = spawn(process.execPath, [CLI, ...range, '--force', '--config', slow.configPath, '--log-level', 'debug'], {
+        env: slow.env,
+        cwd: slow.dir,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stdout = '';
+      let stderr = '';
+      let sent = false;
+      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+      const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+      child.stderr.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString();
+        if (!sent && (stderr.match(/"msg":"api request"/g)?.length ?? 0) >= 60) {
+          sent = true;
+          child.kill('SIGINT');
+        }
+      });
+      expect(await exited, stderr.slice(-2000)).toBe(3);
+      expect(stdout).toContain('interrupted (received SIGINT): what finished is committed; run the same command without --force to continue');
+      expect(stdout).not.toContain('run the same command again');
+      // As told: without --force, it continues (it does not say "already finished", nor redo the done slices).
+      const resumed = await slow.cli(range, { timeoutMs: 120_000 });
+      expect(resumed.code, describeRun(resumed)).toBe(0);
+      expect(resumed.stdout).toMatch(/backfill \w+ resumed: [1-9]\d* slices were already done/);
+    } finally {
+      await slow.close();
+    }
+  }, 300_000);
 });

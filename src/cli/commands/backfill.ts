@@ -118,7 +118,9 @@ export const backfillCommand: Command = {
       return ExitCode.ok;
     }
     if (result.resumedSkipping > 0) io.stdout.write(`backfill ${result.backfillId} resumed: ${result.resumedSkipping} slices were already done\n`);
-    io.stdout.write(formatRunSummary('backfill', result, stdoutWidth(io), sharding));
+    // Run again with --force, an interrupted forced backfill would start over instead of continuing.
+    const continueHint = options.force ? 'run the same command without --force to continue (with --force it starts over)' : undefined;
+    io.stdout.write(formatRunSummary('backfill', result, stdoutWidth(io), sharding, continueHint));
     return result.exitCode;
   },
 };
