@@ -65,6 +65,9 @@ describe('the packed package, installed with npm install -g', () => {
     const demoDir = join(root, 'demo');
     const demo = run(bin, ['demo', '--dir', demoDir], elsewhere, 120_000);
     expect(demo.status, shown(demo)).toBe(0);
+    // Outside a checkout the next steps name the installed command (npx would look in the registry).
+    expect(demo.stdout).toContain('\n  venue-etl report daily-devices\n');
+    expect(demo.stdout).not.toContain('npx');
     const warehouse = join(demoDir, 'warehouse.duckdb');
     expect(existsSync(warehouse)).toBe(true);
     const [counted] = await queryRows(warehouse, 'SELECT count(*)::INTEGER AS n FROM series_points');
