@@ -6,6 +6,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runOnFile } from '../readside/fixture.js';
 import { addDays, assertBuilt, CLI, describeRun, queryRows, startFixture, todayUtc, type Fixture } from './harness.js';
 
 let fx: Fixture;
@@ -118,4 +119,40 @@ describe('Ctrl-C of backfill --force', () => {
       await slow.close();
     }
   }, 300_000);
+});
+
+describe('a failed check', () => {
+  it('prints the command that lists its rows and the backfill that fixes them, which does', async () => {
+    const venue = fx.venues[0]!;
+    const [gapFrom, gapTo] = [addDays(todayUtc(), -9), addDays(todayUtc(), -8)];
+    await runOnFile(
+      fx.warehousePath,
+      `DELETE FROM series_points WHERE venue_id = '${venue}' AND stream = 'venue-devices-history' AND timezone('UTC', ts)::DATE BETWEEN '${gapFrom}' AND '${gapTo}'`,
+    );
+    const fix = `venue-etl backfill --from ${gapFrom} --to ${gapTo} --streams venue-devices-history --venues ${venue} --grain day --force --config ${fx.configPath}`;
+    const table = await fx.cli(['check']);
+    expect(table.code, describeRun(table)).toBe(1);
+    expect(table.stdout).toContain(`series-gaps:\n  every row:\n    venue-etl check series-gaps --config ${fx.configPath}\n  to fix it:\n    ${fix}\n`);
+    // On a terminal the commands wrap as shell continuations: copied, they still run as one.
+    const narrow = await fx.cli(['check'], { env: { ...fx.env, COLUMNS: '80' } });
+    expect(narrow.stdout.split('\n').filter((line) => line.length > 80)).toEqual([]);
+    expect(narrow.stdout.replace(/ \\\n +/g, ' ')).toContain(`  to fix it:\n    ${fix}\n`);
+    const json = JSON.parse((await fx.cli(['check', '--format', 'json'])).stdout) as { checks: { name: string; list?: string; fix?: string }[] };
+    expect(json.checks.find((c) => c.name === 'series-gaps')).toMatchObject({ list: `venue-etl check series-gaps --config ${fx.configPath}`, fix });
+
+    const rows = await fx.cli(['check', 'series-gaps', '--format', 'json']);
+    expect(rows.code).toBe(1);
+    expect(JSON.parse(rows.stdout)).toEqual([
+      { venue_id: venue, stream: 'venue-devices-history', granularity: 'day', gap_from: gapFrom, gap_to: gapTo, missing_days: 2 },
+    ]);
+    const fixed = await fx.cli(
+      fix
+        .replace(/^venue-etl /, '')
+        .replace(/ --config \S+$/, '')
+        .split(' '),
+    );
+    expect(fixed.code, describeRun(fixed)).toBe(0);
+    const after = await fx.cli(['check', 'series-gaps']);
+    expect(after.code, describeRun(after)).toBe(0);
+  });
 });
