@@ -156,3 +156,26 @@ describe('a failed check', () => {
     expect(after.code, describeRun(after)).toBe(0);
   });
 });
+
+describe('report peak-hours without hourly data', () => {
+  it('says how to get it (on stderr: stdout keeps the rows), and doing so fills the report', async () => {
+    const day = addDays(todayUtc(), -2);
+    const empty = await fx.cli(['report', 'peak-hours', '--from', day, '--to', day, '--format', 'json']);
+    expect(empty.code, describeRun(empty)).toBe(0);
+    expect(JSON.parse(empty.stdout)).toEqual([]);
+    expect(empty.stderr).toContain('peak-hours found no hourly data');
+    expect(empty.stderr).toContain('"historyGrain": ["day", "hour"]');
+    expect(empty.stderr).toContain(`venue-etl backfill --from ${day} --to ${day} --grain hour`);
+    try {
+      fx.writeConfig({ sync: { historyGrain: ['day', 'hour'] } });
+      const backfill = await fx.cli(['backfill', '--from', day, '--to', day, '--grain', 'hour']);
+      expect(backfill.code, describeRun(backfill)).toBe(0);
+      const filled = await fx.cli(['report', 'peak-hours', '--from', day, '--to', day, '--format', 'json']);
+      expect(filled.code, describeRun(filled)).toBe(0);
+      expect((JSON.parse(filled.stdout) as unknown[]).length).toBeGreaterThan(0);
+      expect(filled.stderr).not.toContain('no hourly data');
+    } finally {
+      fx.writeConfig();
+    }
+  });
+});

@@ -16,6 +16,8 @@ import { commandLogger, loadReadSideCommandConfig } from '../context.js';
 import { fitLines } from '../../infra/text-wrap.js';
 import { stdoutWidth, writeJson } from '../output-format.js';
 import { readWatch, TIMEOUT_OPTION } from '../read-watch.js';
+import { emptyReportHint } from '../report-hints.js';
+import { terminalWidth } from '../terminal.js';
 
 export const reportCommand: Command = {
   name: 'report',
@@ -83,6 +85,9 @@ export const reportCommand: Command = {
       { logger, ...readWatch(args, io, config) },
     );
     io.stdout.write(formatResult(result, format, width));
+    // On stderr: a script reading the rows from stdout still gets rows only.
+    const hint = result.rows.length === 0 ? emptyReportHint(report.name, { config, from, to, parquet: booleanOption(args, 'parquet') }) : undefined;
+    if (hint !== undefined) io.stderr.write(`${fitLines(hint, terminalWidth(io.stderr, io.env))}\n`);
     return ExitCode.ok;
   },
 };
