@@ -179,3 +179,34 @@ describe('report peak-hours without hourly data', () => {
     }
   });
 });
+
+describe('status on terminals of different widths', () => {
+  it('never splits a timestamp, a date or an id across lines, and fits the width', async () => {
+    const json = JSON.parse((await fx.cli(['status', '--format', 'json'])).stdout) as {
+      streams: Record<string, string | number | boolean | null>[];
+      lastRuns: Record<string, string | number | null>[];
+    };
+    const whole = [
+      ...json.streams.flatMap((s) => [s.oldest_cursor, s.last_moved_at, s.last_run_id]),
+      ...json.lastRuns.flatMap((r) => [r.run_id, r.started_at, r.finished_at]),
+    ]
+      .filter((value): value is string => typeof value === 'string')
+      // The table shows timestamps to the second.
+      .map((value) => value.replace(/\.\d+Z$/, 'Z'));
+    expect(whole.length).toBeGreaterThan(10);
+    for (const width of [80, 100, 130, 160, 200]) {
+      const run = await fx.cli(['status'], { env: { ...fx.env, COLUMNS: String(width) } });
+      expect(run.code, describeRun(run)).toBe(0);
+      const lines = run.stdout.split('\n');
+      expect(
+        lines.filter((line) => line.length > width),
+        `at ${width}`,
+      ).toEqual([]);
+      for (const value of whole)
+        expect(
+          lines.some((line) => line.includes(value)),
+          `${value} on one line at ${width} columns`,
+        ).toBe(true);
+    }
+  });
+});
