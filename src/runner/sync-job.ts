@@ -5,6 +5,7 @@ import type { Logger } from '../log/index.js';
 import { addDays, minDate, todayUtc } from '../calendar/index.js';
 import { syncChains, type Chain } from '../plan/index.js';
 import type { Slice } from '../plan/index.js';
+import { emptyScopeWarning } from './empty-scope.js';
 import { executeRun, type RunResult } from './execute-run.js';
 import { checkAccess, clientFor } from './open-run.js';
 import { resolveScope, shardDetail } from './scope.js';
@@ -74,6 +75,12 @@ async function syncObserved(config: Config, logger: Logger, options: SyncOptions
   try {
     const clock = await checkAccess(client, catalogue, now, options.signal);
     const warnings = reportClock(logger, clock);
+    // The whole scope, not a shard's part: a shard may rightly hold no venue.
+    const emptyScope = emptyScopeWarning(catalogue, scope.streams, { venues: options.venues ?? config.scope.venues, projects: config.scope.projects });
+    if (emptyScope !== undefined) {
+      logger.warn({ code: 'VENUE_SCOPE_EMPTY' }, emptyScope);
+      warnings.push(`VENUE_SCOPE_EMPTY: ${emptyScope}`);
+    }
     if (options.until !== undefined && options.until > clock.today) {
       throw new UsageError(
         `--to ${options.until} is in the future at the API (its date is ${clock.today} UTC)`,

@@ -210,3 +210,21 @@ describe('status on terminals of different widths', () => {
     }
   });
 });
+
+describe('sync with an empty scope', () => {
+  it('warns, in the summary, the JSON and the log, that the venue and project streams load nothing', async () => {
+    const config = fx.writeConfig({ scope: { venues: [], projects: [] }, warehousePath: join(fx.dir, 'empty-scope.duckdb') }, join(fx.dir, 'empty-scope.json'));
+    const run = await fx.cli(['sync'], { configPath: config });
+    expect(run.code, describeRun(run)).toBe(0);
+    expect(run.stdout).toContain('warning:  VENUE_SCOPE_EMPTY: scope.venues and scope.projects list no ids, so the venue and project streams load nothing.');
+    expect(run.stderr).toContain('"code":"VENUE_SCOPE_EMPTY"');
+    const json = JSON.parse((await fx.cli(['sync', '--format', 'json'], { configPath: config })).stdout) as { warnings: string[] };
+    expect(json.warnings.some((w) => w.startsWith('VENUE_SCOPE_EMPTY'))).toBe(true);
+    // Streams that need no ids (the token's own account): nothing to warn about.
+    const accounts = await fx.cli(['sync', '--streams', 'accounts'], { configPath: config });
+    expect(accounts.code, describeRun(accounts)).toBe(0);
+    expect(accounts.stdout).not.toContain('VENUE_SCOPE_EMPTY');
+    // The fixture's own scope has venues and projects.
+    expect((await fx.cli(['sync'])).stdout).not.toContain('VENUE_SCOPE_EMPTY');
+  });
+});
