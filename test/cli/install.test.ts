@@ -75,4 +75,13 @@ describe('the packed package, installed with npm install -g', () => {
     // The dashboard reads its assets from the installed package's src/dashboard/assets.
     expect(existsSync(join(demoDir, 'dashboard.html'))).toBe(true);
   });
+
+  it('npm pack --pack-destination puts the tarball into a folder that does not exist yet', { timeout: 300_000 }, () => {
+    // With its scripts (prepack creates the folder); the build they run finds dist/ up to date.
+    const destination = join(root, 'packed', 'not', 'yet');
+    const pack = run('npm', ['pack', '--json', '--pack-destination', destination], REPO_ROOT);
+    expect(pack.status, shown(pack)).toBe(0);
+    const [packed] = PackResult.parse(JSON.parse(pack.stdout));
+    expect(existsSync(join(destination, packed!.filename))).toBe(true);
+  });
 });
