@@ -90,28 +90,3 @@ function day(value: JsonValue | undefined): string | undefined {
 function shellWord(text: string): string {
   return /^[\w./:=@%+,-]+$/.test(text) ? text : `'${text.replaceAll("'", `'\\''`)}'`;
 }
-
-/**
- * A command laid out to `width` for a terminal, each line but the last ending in ` \`, so a copy
- * of the lines still runs as one command; an option stays on the line of its value.
- */
-export function commandLines(command: string, indent: string, width: number | undefined): string[] {
-  if (width === undefined || indent.length + command.length <= width) return [`${indent}${command}`];
-  const words = command.split(' ');
-  const units: string[] = [];
-  for (const word of words) {
-    const last = units.length - 1;
-    if (last >= 0 && units[last]!.startsWith('--') && !units[last]!.includes(' ') && !word.startsWith('--')) units[last] = `${units[last]} ${word}`;
-    else units.push(word);
-  }
-  const lines: string[] = [];
-  let line = indent;
-  for (const unit of units) {
-    if (line.trim() !== '' && line.length + unit.length + 3 > width) {
-      lines.push(`${line} \\`);
-      line = `${indent}  ${unit}`;
-    } else line = line.trim() === '' ? `${line}${unit}` : `${line} ${unit}`;
-  }
-  lines.push(line);
-  return lines;
-}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkHint, commandLines } from '../../src/cli/check-hints.js';
+import { checkHint } from '../../src/cli/check-hints.js';
 
 const V1 = '11111111-1111-4111-8111-111111111111';
 const V2 = '22222222-2222-4222-8222-222222222222';
@@ -59,13 +59,5 @@ describe('the fix a failed check prints', () => {
       'venue-etl backfill --from 2026-01-05 --to 2026-01-06 --streams rating-history --grain day --force',
     );
     expect(checkHint('a-check-of-ones-own', [{ x: 1 }], { parquet: false })).toEqual({ list: 'venue-etl check a-check-of-ones-own' });
-  });
-
-  it('wraps a long command as shell continuations that keep an option with its value', () => {
-    const command = `venue-etl backfill --from 2026-01-05 --to 2026-01-06 --streams rating-history,venue-users-history --venues ${V1} --force`;
-    const lines = commandLines(command, '    ', 60);
-    expect(lines.every((line) => line.length <= 60)).toBe(true);
-    expect(lines.slice(0, -1).every((line) => line.endsWith(' \\'))).toBe(true);
-    expect(lines.map((line) => line.replace(/ \\$/, '').trim()).join(' ')).toBe(command);
   });
 });

@@ -16,7 +16,8 @@ import { commandLogger, loadReadSideCommandConfig } from '../context.js';
 import { fitLines } from '../../infra/text-wrap.js';
 import { stdoutWidth, TABLE_OR_JSON_OPTION, tableOrJson, writeJson } from '../output-format.js';
 import { readWatch, TIMEOUT_OPTION } from '../read-watch.js';
-import { checkHint, commandLines, type CheckHint } from '../check-hints.js';
+import { checkHint, type CheckHint } from '../check-hints.js';
+import { commandLines } from '../command-lines.js';
 
 export const checkCommand: Command = {
   name: 'check',
