@@ -30,6 +30,7 @@ for (const name of ['SIGINT', 'SIGTERM'] as const) {
 const code = await runCli(process.argv.slice(2), {
   stdout: process.stdout,
   stderr: process.stderr,
+  stdin: process.stdin,
   env: process.env,
   signal: stop.signal,
   hurry: hurry.signal,

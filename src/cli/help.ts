@@ -1,10 +1,12 @@
-import { GLOBAL_OPTIONS, type Command, type OptionSpec } from './command.js';
+import { commandOptions, type Command, type OptionSpec } from './command.js';
 
 function optionLines(options: Readonly<Record<string, OptionSpec>>): string[] {
-  return Object.entries(options).map(([name, spec]) => {
-    const flag = `--${name}${spec.type === 'string' ? ` ${spec.valueName ?? 'VALUE'}` : ''}`;
-    return `  ${flag.padEnd(28)} ${spec.description}`;
-  });
+  return Object.entries(options)
+    .filter(([, spec]) => !spec.hidden)
+    .map(([name, spec]) => {
+      const flag = `--${name}${spec.type === 'string' ? ` ${spec.valueName ?? 'VALUE'}` : ''}`;
+      return `  ${flag.padEnd(28)} ${spec.description}`;
+    });
 }
 
 export function commandHelp(command: Command): string {
@@ -14,8 +16,7 @@ export function commandHelp(command: Command): string {
     command.summary,
     '',
     'Options:',
-    ...optionLines(command.options),
-    ...optionLines(GLOBAL_OPTIONS),
+    ...optionLines(commandOptions(command)),
     '',
   ].join('\n');
 }
@@ -27,7 +28,8 @@ export function mainHelp(commands: readonly Command[]): string {
     'Commands:',
     ...commands.map((c) => `  ${c.name.padEnd(12)} ${c.summary}`),
     '',
-    'Every command takes --config PATH (default ./venue-etl.config.json), --log-level LEVEL and --help.',
+    'Every command takes --log-level LEVEL and --help; those that read a config, --config PATH (default ./venue-etl.config.json).',
+    "`venue-etl help COMMAND` prints a command's options.",
     'Run `venue-etl demo` to see everything work against the built-in simulator.',
     '',
   ].join('\n');

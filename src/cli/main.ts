@@ -3,8 +3,9 @@ import { ExitCode, UsageError, formatError } from '../errors/index.js';
 import { didYouMean } from '../infra/did-you-mean.js';
 import { packageInfo } from '../infra/package-root.js';
 import { scrubSecrets } from '../log/index.js';
-import { GLOBAL_OPTIONS, type Command, type CommandIo, type ParsedArgs } from './command.js';
+import { commandOptions, type Command, type CommandIo, type ParsedArgs } from './command.js';
 import { commandHelp, mainHelp } from './help.js';
+import { optionError } from './option-errors.js';
 import { COMMANDS } from './commands/index.js';
 
 /** Runs one CLI invocation; returns the exit status instead of exiting (testable in-process). */
@@ -15,7 +16,9 @@ export async function runCli(argv: readonly string[], io: CommandIo, commands: r
     io.stderr.write(mainHelp(commands));
     return ExitCode.usage;
   }
-  if (name === '--help' || name === '-h' || name === 'help') {
+  const asksHelp = name === '--help' || name === '-h' || name === 'help';
+  const topic = asksHelp ? rest[0] : undefined;
+  if (asksHelp && topic === undefined) {
     io.stdout.write(mainHelp(commands));
     return ExitCode.ok;
   }
@@ -23,12 +26,13 @@ export async function runCli(argv: readonly string[], io: CommandIo, commands: r
     io.stdout.write(`${packageInfo().version}\n`);
     return ExitCode.ok;
   }
-  const command = commands.find((c) => c.name === name);
   try {
-    if (!command) {
-      const names = commands.map((c) => c.name);
-      throw new UsageError(`unknown command "${name}"${didYouMean(name, names)}`, `commands: ${names.join(', ')}`);
+    // `venue-etl help sync` is `venue-etl sync --help`, as in git and npm.
+    if (topic !== undefined) {
+      io.stdout.write(commandHelp(findCommand(commands, topic)));
+      return ExitCode.ok;
     }
+    const command = findCommand(commands, name);
     const args = parseCommandArgs(command, rest);
     if (args.values.help === true) {
       io.stdout.write(commandHelp(command));
@@ -43,8 +47,15 @@ export async function runCli(argv: readonly string[], io: CommandIo, commands: r
   }
 }
 
+function findCommand(commands: readonly Command[], name: string): Command {
+  const command = commands.find((c) => c.name === name);
+  if (command) return command;
+  const names = commands.map((c) => c.name);
+  throw new UsageError(`unknown command "${name}"${didYouMean(name, names)}`, `commands: ${names.join(', ')}`);
+}
+
 function parseCommandArgs(command: Command, argv: string[]): ParsedArgs {
-  const options = { ...command.options, ...GLOBAL_OPTIONS };
+  const options = commandOptions(command);
   try {
     const parsed = parseArgs({
       args: argv,
@@ -64,6 +75,6 @@ function parseCommandArgs(command: Command, argv: string[]): ParsedArgs {
     return { values: parsed.values as ParsedArgs['values'], positionals: parsed.positionals };
   } catch (error) {
     if (error instanceof UsageError) throw error;
-    throw new UsageError((error as Error).message, `see venue-etl ${command.name} --help`);
+    throw optionError(error, command, options);
   }
 }

@@ -8,6 +8,7 @@ export const TABLE_OR_JSON_OPTION: OptionSpec = {
   type: 'string',
   description: 'table (default, fits the terminal) or json (one document on stdout)',
   valueName: 'FORMAT',
+  choices: ['table', 'json'],
 };
 
 export type TableOrJson = 'table' | 'json';

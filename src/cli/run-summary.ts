@@ -7,11 +7,14 @@ import { shardLine, type ShardSummary } from './shard-option.js';
 const n = (value: number): string => value.toLocaleString('en-US');
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)}s`;
 
+/** What an interrupted run's summary says to run to continue (a forced backfill: without --force). */
+export const CONTINUE_HINT = 'run the same command again to continue';
+
 /**
  * The human summary of a sync or backfill run, for stdout: the totals, then a line per stream
  * (the same figures as `sync_runs.detail.streams` and `--format json`), laid out to `width`.
  */
-export function formatRunSummary(job: string, result: RunResult, width?: number, shard?: ShardSummary): string {
+export function formatRunSummary(job: string, result: RunResult, width?: number, shard?: ShardSummary, continueHint = CONTINUE_HINT): string {
   const lines = [
     `${job} run ${result.runId} ${result.interrupted ? 'interrupted' : result.status} in ${seconds(result.durationMs)}`,
     `  slices:   ${formatSliceCounts(result.slices)}`,
@@ -27,8 +30,7 @@ export function formatRunSummary(job: string, result: RunResult, width?: number,
   if (!result.recorded)
     lines.push('  not recorded: the warehouse took no more writes; `venue-etl status` shows this run running until the next run marks it failed.');
   else if (result.slices.failed > 0) lines.push('  failed slices are listed by `venue-etl status`; the next run retries them (their cursors did not move).');
-  if (result.interrupted)
-    lines.push(`  interrupted${result.interruption ? ` (${result.interruption})` : ''}: what finished is committed; run the same command again to continue.`);
+  if (result.interrupted) lines.push(`  interrupted${result.interruption ? ` (${result.interruption})` : ''}: what finished is committed; ${continueHint}.`);
   const table = result.streams.length === 0 ? '' : `\n${streamTable(result, width)}`;
   return `${fitLines(lines.join('\n'), width)}\n${table}`;
 }

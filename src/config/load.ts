@@ -5,6 +5,7 @@ import { isTimeZone } from '../calendar/index.js';
 import { codeOf, EtlError } from '../errors/index.js';
 import { BUILTIN_STREAMS } from '../catalogue/index.js';
 import { describeJsonSyntaxError } from './json-syntax.js';
+import { issueProblems } from './issue-message.js';
 import { unknownKeyMessage } from './known-keys.js';
 import { didYouMean } from '../infra/did-you-mean.js';
 import { ConfigSchema, type ApiReadyConfig, type Config } from './schema.js';
@@ -65,7 +66,7 @@ export function resolveConfig(raw: unknown, env: Readonly<Record<string, string 
       if (issue.code === 'unrecognized_keys') {
         for (const key of issue.keys) problems.push({ path, message: unknownKeyMessage(key, issue.path) });
       } else {
-        problems.push({ path, message: issue.message });
+        problems.push(...issueProblems(issue, interpolated));
       }
     }
   }

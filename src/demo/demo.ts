@@ -1,8 +1,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { resolveConfig, type ApiReadyConfig } from '../config/index.js';
 import { buildDashboard, writeDashboardFile } from '../dashboard/index.js';
 import { exportParquet, exportTotals } from '../export/index.js';
+import { packageInfo } from '../infra/package-root.js';
 import type { Logger } from '../log/index.js';
 import { runSync } from '../runner/sync-job.js';
 import type { RunResult } from '../runner/execute-run.js';
@@ -103,22 +104,41 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
 }
 
 /**
+ * How to run venue-etl from `dir`, as the next steps print it. `npx venue-etl` runs a checkout's
+ * own bin (package.json "bin") from any folder inside the checkout; anywhere else npx would look
+ * for venue-etl in the npm registry, so outside a checkout (an installed package, whose root is
+ * in a node_modules folder) or outside its folder the command is `venue-etl` itself.
+ */
+export function runCommandFrom(dir: string, root = packageInfo().root): { readonly command: string; readonly linkNote: boolean } {
+  const checkout = !resolve(root).split(sep).includes('node_modules');
+  const fromRoot = relative(resolve(root), resolve(dir));
+  const inside = fromRoot === '' || (!fromRoot.startsWith('..') && !isAbsolute(fromRoot));
+  if (checkout && inside) return { command: 'npx venue-etl', linkNote: false };
+  // A checkout run on a folder outside it: venue-etl is on PATH only once linked.
+  return { command: 'venue-etl', linkNote: checkout };
+}
+
+/**
  * What to try next, each line at most 80 columns so that it can be copied from a classic terminal
  * whole: from the demo's folder, where the follow-up config is the default one, no command needs
- * `--config PATH` (which made the lines 100+ columns). `npx venue-etl` runs the checkout's own
- * bin (package.json "bin") from any folder inside the checkout, demo-data included.
+ * `--config PATH` (which made the lines 100+ columns).
  */
 function nextSteps(dir: string): string[] {
+  const { command, linkNote } = runCommandFrom(dir);
+  const steps: [string, string?][] = [
+    ['report', 'list the named reports'],
+    ['report daily-devices'],
+    ['sql "SELECT stream, count(*) FROM series_points GROUP BY ALL"'],
+    ['sql "SELECT count(*) FROM series_points" --parquet'],
+    ['check'],
+    ['status'],
+    ['dashboard --out my-dashboard.html'],
+    ['demo --dir .', 'again: incremental, re-reads only the lookback'],
+  ];
   return [
     'next:',
     `  cd ${/^[\w./-]+$/.test(dir) ? dir : `'${dir.replaceAll("'", `'\\''`)}'`}`,
-    '  npx venue-etl report                        # list the named reports',
-    '  npx venue-etl report daily-devices',
-    '  npx venue-etl sql "SELECT stream, count(*) FROM series_points GROUP BY ALL"',
-    '  npx venue-etl sql "SELECT count(*) FROM series_points" --parquet',
-    '  npx venue-etl check',
-    '  npx venue-etl status',
-    '  npx venue-etl dashboard --out my-dashboard.html',
-    '  npx venue-etl demo --dir .   # again: incremental, re-reads only the lookback',
+    ...steps.map(([args, comment]) => `  ${command} ${args}${comment === undefined ? '' : `   # ${comment}`}`),
+    ...(linkNote ? ['  # venue-etl: `npm link` in the checkout puts it on your PATH'] : []),
   ];
 }

@@ -11,6 +11,12 @@ export interface TableLayout {
    */
   readonly width?: number;
   readonly maxCellWidth?: number;
+  /**
+   * Columns whose cells are never split across lines (timestamps, ids, numbers): such a column is
+   * narrowed only down to its widest cell (its header wraps), and when the table cannot fit so,
+   * each row is printed as a block instead.
+   */
+  readonly keepWhole?: readonly boolean[];
 }
 
 /** A column is narrowed to this at most before the table turns into one block per row. */
@@ -30,7 +36,7 @@ export function alignedTable(headers: readonly string[], rows: readonly (readonl
       rightAlign,
     );
   }
-  const widths = fitWidths(naturalWidths(headers, body), width);
+  const widths = fitWidths(headers, body, width, layout.keepWhole ?? []);
   return widths ? renderColumns(headers, body, widths, rightAlign) : renderBlocks(headers, body, width);
 }
 
@@ -38,25 +44,39 @@ function naturalWidths(headers: readonly string[], body: readonly (readonly stri
   return headers.map((header, index) => Math.max(header.length, ...body.map((row) => row[index].length)));
 }
 
-/** Narrows the widest columns one character at a time until the table fits, or undefined. */
-function fitWidths(natural: readonly number[], width: number): number[] | undefined {
+/** Headers wrap after `_` too (`hours_since_load`), cells do not (a name like `series_points` stays whole). */
+const HEADER_BREAKS = ',/-_';
+
+/**
+ * Column widths that fit `width`, or undefined. First headers wider than their cells are wrapped
+ * (down to their longest word), then the widest cells wrapped, one character at a time, each
+ * column down to MIN_COLUMN_WIDTH; a `keepWhole` column never below its widest cell.
+ */
+function fitWidths(headers: readonly string[], body: readonly (readonly string[])[], width: number, keepWhole: readonly boolean[]): number[] | undefined {
+  const natural = naturalWidths(headers, body);
+  const cells = headers.map((_, index) => Math.max(0, ...body.map((row) => row[index].length)));
+  const word = headers.map((header) => Math.max(...header.split(/(?<=[,/\-_ ])/).map((piece) => piece.trimEnd().length)));
+  const headerOnly = natural.map((n, index) => Math.max(cells[index], Math.min(n, word[index])));
+  const floors = natural.map((n, index) => (keepWhole[index] ? headerOnly[index] : Math.min(n, MIN_COLUMN_WIDTH)));
   const widths = [...natural];
   const room = width - GAP.length * (widths.length - 1);
   let total = widths.reduce((sum, w) => sum + w, 0);
-  const floor = (index: number): number => Math.min(natural[index], MIN_COLUMN_WIDTH);
-  if (widths.reduce((sum, _, index) => sum + floor(index), 0) > room) return undefined;
-  while (total > room) {
-    let widest = 0;
-    for (let index = 1; index < widths.length; index++) if (widths[index] > widths[widest]) widest = index;
-    widths[widest] -= 1;
-    total -= 1;
+  if (floors.reduce((sum, w) => sum + w, 0) > room) return undefined;
+  for (const floor of [headerOnly.map((w, index) => Math.max(w, floors[index])), floors]) {
+    while (total > room) {
+      let widest = -1;
+      for (let index = 0; index < widths.length; index++) if (widths[index] > floor[index] && (widest < 0 || widths[index] > widths[widest])) widest = index;
+      if (widest < 0) break;
+      widths[widest] -= 1;
+      total -= 1;
+    }
   }
-  return widths;
+  return total > room ? undefined : widths;
 }
 
 function renderColumns(headers: readonly string[], body: readonly (readonly string[])[], widths: readonly number[], rightAlign: readonly boolean[]): string {
-  const render = (values: readonly string[]): string[] => {
-    const wrapped = values.map((value, index) => wrap(value, widths[index]));
+  const render = (values: readonly string[], breaks?: string): string[] => {
+    const wrapped = values.map((value, index) => wrap(value, widths[index], breaks));
     const height = Math.max(1, ...wrapped.map((lines) => lines.length));
     const lines: string[] = [];
     for (let line = 0; line < height; line++) {
@@ -73,7 +93,7 @@ function renderColumns(headers: readonly string[], body: readonly (readonly stri
     return lines;
   };
   const rule = widths.map((w) => '-'.repeat(w)).join(GAP);
-  return `${[...render(headers), rule, ...body.flatMap(render)].join('\n')}\n`;
+  return `${[...render(headers, HEADER_BREAKS), rule, ...body.flatMap((row) => render(row))].join('\n')}\n`;
 }
 
 /** One block per row (like psql's expanded display): for tables too wide for any columns. */

@@ -1,12 +1,12 @@
-/** Splits text into lines of at most `width`, at a space or after a `,`/`/`/`-` when one is near. */
-export function wrap(text: string, width: number): string[] {
+/** Splits text into lines of at most `width`, at a space or after one of `breakAfter` (`,`/`/`/`-`) when one is near. */
+export function wrap(text: string, width: number, breakAfter = ',/-'): string[] {
   if (text.length <= width) return [text];
   const lines: string[] = [];
   let rest = text;
   while (rest.length > width) {
     let at = width;
     for (let index = width; index > width / 2; index--) {
-      if (rest[index] === ' ' || ',/-'.includes(rest[index - 1])) {
+      if (rest[index] === ' ' || breakAfter.includes(rest[index - 1])) {
         at = index;
         break;
       }

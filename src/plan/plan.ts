@@ -25,7 +25,7 @@ export interface SyncPlanInput extends PlanScope {
   readonly cursors: ReadonlyMap<string, string>;
   readonly startDate: string;
   readonly lookbackDays: number;
-  /** Last day to extract (yesterday UTC or --until). */
+  /** Last day to extract (yesterday UTC or sync --to). */
   readonly until: string;
   /** Date stamped on snapshot slices (roles, accounts). */
   readonly today: string;

@@ -118,9 +118,10 @@ export function isReadOnlyRefusal(error: unknown): boolean {
 /**
  * `--parquet` on an `s3://` lake needs DuckDB's httpfs extension, which is not bundled and is
  * never downloaded at run time (an offline or locked-down machine must not reach out on its
- * own): the hint says how to install it once, or how to query a local copy instead.
+ * own): the hint says how to install it once, or how to query a local copy instead (`aws s3 sync`
+ * with the lake's `parquet.s3.endpoint`, when one is set: without it the copy asks AWS).
  */
-export function httpfsUnavailable(lake: string, version: string, platform: string, cause: unknown): EtlError {
+export function httpfsUnavailable(lake: string, version: string, platform: string, cause: unknown, endpoint?: string): EtlError {
   return new EtlError(
     'VENUE_LAKE_HTTPFS_UNAVAILABLE',
     `cannot read ${lake}: DuckDB's httpfs extension (needed for s3:// lakes) is not installed here (${duckdbMessage(cause).split('\n')[0]})`,
@@ -128,7 +129,7 @@ export function httpfsUnavailable(lake: string, version: string, platform: strin
       hint:
         `install it once on a machine with internet access: run \`INSTALL httpfs\` in DuckDB ${version} (the duckdb CLI or any client of that version), ` +
         `or copy httpfs.duckdb_extension into ~/.duckdb/extensions/${version}/${platform}/; ` +
-        `or query a local copy: \`aws s3 sync ${lake} DIR\`, then set parquet.dir to DIR and run with --parquet again`,
+        `or query a local copy: \`aws s3 sync ${lake} DIR${endpoint === undefined ? '' : ` --endpoint-url ${endpoint}`}\`, then set parquet.dir to DIR and run with --parquet again`,
       cause,
       details: { lake, duckdb: version, platform },
     },

@@ -1,7 +1,7 @@
 import { DuckDBTimestampTZValue, DuckDBTimestampValue, type DuckDBValue } from '@duckdb/node-api';
 import { alignedTable } from '../infra/text-table.js';
 import { isNumericType, textValue } from './values.js';
-import type { QueryResult } from './query-result.js';
+import type { QueryResult, ResultColumn } from './query-result.js';
 
 export interface TableOptions {
   /** Longer cells are cut with `…` so one long message does not push every column off screen. */
@@ -10,6 +10,8 @@ export interface TableOptions {
   readonly footer?: boolean;
   /** Screen width to fit (wrapping cells instead of cutting them); see `alignedTable`. */
   readonly width?: number;
+  /** Columns whose values are never split across lines (see `alignedTable`'s keepWhole). */
+  readonly keepWhole?: (column: ResultColumn) => boolean;
 }
 
 /** An aligned text table for people: numbers right-aligned, NULL shown as `NULL`. */
@@ -22,6 +24,7 @@ export function formatTable(result: QueryResult, options: TableOptions = {}): st
       rightAlign: result.columns.map((column) => isNumericType(column.type)),
       ...(options.maxCellWidth === undefined ? {} : { maxCellWidth: options.maxCellWidth }),
       ...(options.width === undefined ? {} : { width: options.width }),
+      ...(options.keepWhole === undefined ? {} : { keepWhole: result.columns.map(options.keepWhole) }),
     },
   );
   const footer = (options.footer ?? true) ? `(${result.rows.length} row${result.rows.length === 1 ? '' : 's'})\n` : '';

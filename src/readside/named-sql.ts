@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { UsageError } from '../errors/index.js';
+import { didYouMean } from '../infra/did-you-mean.js';
 import { sqlDir } from '../warehouse/sql-files.js';
 
 /** `sql/reports/NAME.sql` or `sql/checks/NAME.sql`: a query a person can also run in the DuckDB CLI. */
@@ -27,7 +28,7 @@ export function loadNamedSql(kind: NamedSqlKind, name: string): NamedSql {
   const found = listNamedSql(kind).find((entry) => entry.name === name);
   if (found) return found;
   const known = listNamedSql(kind).map((entry) => entry.name);
-  throw new UsageError(`no ${kind === 'reports' ? 'report' : 'check'} named "${name}"`, `known: ${known.join(', ')}`);
+  throw new UsageError(`no ${kind === 'reports' ? 'report' : 'check'} named "${name}"${didYouMean(name, known)}`, `known: ${known.join(', ')}`);
 }
 
 function readNamedSql(file: string): NamedSql {

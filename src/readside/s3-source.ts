@@ -16,13 +16,13 @@ import type { QuerySource } from './warehouse-source.js';
  * Loads httpfs from DuckDB's extension folder. Never INSTALL: a query command does not download
  * code at run time on its own; the user installs the extension once (the error says how).
  */
-async function loadHttpfs(connection: DuckDBConnection, lake: string): Promise<void> {
+async function loadHttpfs(connection: DuckDBConnection, lake: string, endpoint: string | undefined): Promise<void> {
   await connection.run('SET autoinstall_known_extensions = false');
   try {
     await connection.run('LOAD httpfs');
   } catch (error) {
     const about = (await connection.runAndReadAll('SELECT version() AS version, (SELECT platform FROM pragma_platform()) AS platform')).getRowObjects()[0];
-    throw httpfsUnavailable(lake, String(about?.version ?? 'v?'), String(about?.platform ?? '?'), error);
+    throw httpfsUnavailable(lake, String(about?.version ?? 'v?'), String(about?.platform ?? '?'), error, endpoint);
   }
 }
 
@@ -66,7 +66,7 @@ export async function openS3Source(dir: string, settings: S3SettingsInput | unde
   let secret: DuckdbS3Secret;
   try {
     // First, before any request: a machine without httpfs learns it at once, offline or not.
-    await loadHttpfs(connection, lake);
+    await loadHttpfs(connection, lake, settings?.endpoint);
     const store = new ObjectStore({ target, ...(settings === undefined ? {} : { settings }) });
     try {
       const objects = await store.list('');

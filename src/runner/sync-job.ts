@@ -5,6 +5,7 @@ import type { Logger } from '../log/index.js';
 import { addDays, minDate, todayUtc } from '../calendar/index.js';
 import { syncChains, type Chain } from '../plan/index.js';
 import type { Slice } from '../plan/index.js';
+import { emptyScopeWarning } from './empty-scope.js';
 import { executeRun, type RunResult } from './execute-run.js';
 import { checkAccess, clientFor } from './open-run.js';
 import { resolveScope, shardDetail } from './scope.js';
@@ -69,15 +70,21 @@ async function syncObserved(config: Config, logger: Logger, options: SyncOptions
   const now = (): Date => options.now ?? machineNow();
   const machineToday = todayUtc(now());
   if (options.until !== undefined && options.until > machineToday)
-    throw new UsageError(`--until ${options.until} is in the future (today is ${machineToday} UTC)`);
+    throw new UsageError(`--to ${options.until} is in the future (today is ${machineToday} UTC)`);
   const client = clientFor(config, logger);
   try {
     const clock = await checkAccess(client, catalogue, now, options.signal);
     const warnings = reportClock(logger, clock);
+    // The whole scope, not a shard's part: a shard may rightly hold no venue.
+    const emptyScope = emptyScopeWarning(catalogue, scope.streams, { venues: options.venues ?? config.scope.venues, projects: config.scope.projects });
+    if (emptyScope !== undefined) {
+      logger.warn({ code: 'VENUE_SCOPE_EMPTY' }, emptyScope);
+      warnings.push(`VENUE_SCOPE_EMPTY: ${emptyScope}`);
+    }
     if (options.until !== undefined && options.until > clock.today) {
       throw new UsageError(
-        `--until ${options.until} is in the future at the API (its date is ${clock.today} UTC)`,
-        "the machine's clock is ahead of the API's: set it right, or pass an earlier --until",
+        `--to ${options.until} is in the future at the API (its date is ${clock.today} UTC)`,
+        "the machine's clock is ahead of the API's: set it right, or pass an earlier --to",
       );
     }
     const until = options.until ?? clock.lastCompleteDay;
@@ -137,7 +144,7 @@ async function syncObserved(config: Config, logger: Logger, options: SyncOptions
  * Where a committed slice moves its cursor: snapshots (roles, accounts) to the day they were
  * taken, analytics to the window's end — but never past the run's last complete day: a cursor
  * says its data is complete, and a day that has not ended (at the API or here) is not
- * (`--until today` loads today, and the next run reads it again).
+ * (`--to today` loads today, and the next run reads it again).
  */
 export function cursorDate(slice: Slice, clock: Pick<RunClock, 'today' | 'lastCompleteDay'>): string {
   return minDate(slice.windowTo, isSnapshot(slice) ? clock.today : clock.lastCompleteDay);

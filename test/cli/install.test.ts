@@ -65,11 +65,23 @@ describe('the packed package, installed with npm install -g', () => {
     const demoDir = join(root, 'demo');
     const demo = run(bin, ['demo', '--dir', demoDir], elsewhere, 120_000);
     expect(demo.status, shown(demo)).toBe(0);
+    // Outside a checkout the next steps name the installed command (npx would look in the registry).
+    expect(demo.stdout).toContain('\n  venue-etl report daily-devices\n');
+    expect(demo.stdout).not.toContain('npx');
     const warehouse = join(demoDir, 'warehouse.duckdb');
     expect(existsSync(warehouse)).toBe(true);
     const [counted] = await queryRows(warehouse, 'SELECT count(*)::INTEGER AS n FROM series_points');
     expect(Number(counted!.n)).toBeGreaterThan(0);
     // The dashboard reads its assets from the installed package's src/dashboard/assets.
     expect(existsSync(join(demoDir, 'dashboard.html'))).toBe(true);
+  });
+
+  it('npm pack --pack-destination puts the tarball into a folder that does not exist yet', { timeout: 300_000 }, () => {
+    // With its scripts (prepack creates the folder); the build they run finds dist/ up to date.
+    const destination = join(root, 'packed', 'not', 'yet');
+    const pack = run('npm', ['pack', '--json', '--pack-destination', destination], REPO_ROOT);
+    expect(pack.status, shown(pack)).toBe(0);
+    const [packed] = PackResult.parse(JSON.parse(pack.stdout));
+    expect(existsSync(join(destination, packed!.filename))).toBe(true);
   });
 });

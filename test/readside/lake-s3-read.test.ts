@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { httpfsUnavailable } from '../../src/readside/errors.js';
 import { lockDown } from '../../src/readside/lock-down.js';
 import { runCli, tempDir, V1 } from './fixture.js';
 
@@ -60,8 +61,16 @@ describe('--parquet on an s3:// lake where httpfs cannot be loaded', () => {
     // The fix: install once (the DuckDB version and platform named), or query a local copy.
     expect(run.stderr).toMatch(/INSTALL httpfs` in DuckDB v\d+\.\d+\.\d+/);
     expect(run.stderr).toMatch(/~\/\.duckdb\/extensions\/v\d+\.\d+\.\d+\/[a-z0-9_]+\//);
-    expect(run.stderr).toContain('aws s3 sync s3://venue-lake/prod DIR');
+    // The copy goes to the configured object store, not to AWS.
+    expect(run.stderr).toContain('aws s3 sync s3://venue-lake/prod DIR --endpoint-url http://127.0.0.1:9`');
     expect(`${run.stdout}${run.stderr}`).not.toContain(SECRET);
+  });
+});
+
+describe('the local copy the httpfs hint suggests', () => {
+  it('names no endpoint for a lake on AWS itself', () => {
+    const hint = httpfsUnavailable('s3://venue-lake/prod', 'v1.0.0', 'linux_amd64', new Error('not found')).hint;
+    expect(hint).toContain('`aws s3 sync s3://venue-lake/prod DIR`');
   });
 });
 

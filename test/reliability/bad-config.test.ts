@@ -104,7 +104,7 @@ const CASES: readonly BadCase[] = [
   { name: 'report from > to', args: ['report', 'daily-devices', '--from', to, '--to', from], names: /--from .* is after --to/ },
   { name: 'report bad --format', args: ['report', 'daily-devices', '--format', 'yaml'], names: /--format/ },
   { name: 'export unknown table', args: ['export', '--tables', 'series_pointz'], names: /series_pointz/ },
-  { name: 'check extra positional', args: ['check', 'all'], names: /positional.*all/ },
+  { name: 'check unknown', args: ['check', 'series-gap'], names: /no check named "series-gap"; did you mean "series-gaps"/ },
   { name: 'status unknown option', args: ['status', '--verbose'], names: /verbose/ },
 ];
 

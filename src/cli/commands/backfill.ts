@@ -2,6 +2,7 @@ import { ExitCode, UsageError } from '../../errors/index.js';
 import { planBackfillRun, runBackfill } from '../../runner/backfill-job.js';
 import { booleanOption, dateOption, intOption, listOption, stringOption } from '../args.js';
 import type { ParsedArgs } from '../command.js';
+import { BUILTIN_STREAMS } from '../../catalogue/index.js';
 import type { Command } from '../command.js';
 import { commandLogger, configPath, loadCommandConfig } from '../context.js';
 import { DEFAULT_DAY_HORIZON_DAYS, HistoryGrain, requireApi } from '../../config/index.js';
@@ -29,7 +30,7 @@ export const backfillCommand: Command = {
   options: {
     from: { type: 'string', description: 'first day (UTC)', valueName: 'DATE' },
     to: { type: 'string', description: 'last day (UTC)', valueName: 'DATE' },
-    streams: { type: 'string', description: 'only these streams (default: every analytics stream)', valueName: 'S,S' },
+    streams: { type: 'string', description: 'only these streams (default: every analytics stream)', valueName: 'S,S', choices: BUILTIN_STREAMS, list: true },
     venues: { type: 'string', description: 'only these venues of scope.venues', valueName: 'ID,ID' },
     shard: SHARD_OPTION,
     'window-days': { type: 'string', description: 'days per slice (default: sync.windowDays)', valueName: 'N' },
@@ -37,6 +38,7 @@ export const backfillCommand: Command = {
       type: 'string',
       description: 'only this grain: hour (history streams by the hour) or day (daily histories and summaries); default: sync.historyGrain',
       valueName: 'hour|day',
+      choices: ['hour', 'day'],
     },
     'dry-run': { type: 'boolean', description: 'print the plan (slices, estimated requests and time) and touch nothing' },
     force: { type: 'boolean', description: 'run a backfill that already finished again' },
@@ -116,7 +118,9 @@ export const backfillCommand: Command = {
       return ExitCode.ok;
     }
     if (result.resumedSkipping > 0) io.stdout.write(`backfill ${result.backfillId} resumed: ${result.resumedSkipping} slices were already done\n`);
-    io.stdout.write(formatRunSummary('backfill', result, stdoutWidth(io), sharding));
+    // Run again with --force, an interrupted forced backfill would start over instead of continuing.
+    const continueHint = options.force ? 'run the same command without --force to continue (with --force it starts over)' : undefined;
+    io.stdout.write(formatRunSummary('backfill', result, stdoutWidth(io), sharding, continueHint));
     return result.exitCode;
   },
 };

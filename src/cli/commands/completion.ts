@@ -7,6 +7,7 @@ export const completionCommand: Command = {
   summary: 'Print a shell completion script for SHELL (bash or zsh), e.g. eval "$(venue-etl completion bash)".',
   positionals: 'SHELL',
   maxPositionals: 1,
+  positionalChoices: () => COMPLETION_SHELLS,
   options: {},
   noConfig: true,
   async run(args, io) {

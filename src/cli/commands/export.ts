@@ -1,5 +1,5 @@
 import { ExitCode } from '../../errors/index.js';
-import { exportParquet, writerId } from '../../export/index.js';
+import { EXPORT_TABLES, exportParquet, exportTotals, writerId } from '../../export/index.js';
 import { SHARD_ENV } from '../../runner/shard.js';
 import { shardOption } from '../shard-option.js';
 import { formatExportReport } from '../../export/format-report.js';
@@ -7,6 +7,7 @@ import { ProgressReporter } from '../../runner/progress.js';
 import { booleanOption, listOption } from '../args.js';
 import type { Command } from '../command.js';
 import { commandLogger, loadReadSideCommandConfig } from '../context.js';
+import { TABLE_OR_JSON_OPTION, tableOrJson, writeJson } from '../output-format.js';
 import { progressTerminal } from '../terminal.js';
 import { observeTask } from '../../ops/index.js';
 import { formatShard } from '../../runner/shard.js';
@@ -20,7 +21,7 @@ export const exportCommand: Command = {
   name: 'export',
   summary: 'Write the warehouse tables to Parquet in parquet.dir (hive partitions by stream and month), rewriting only what changed.',
   options: {
-    tables: { type: 'string', description: 'only these tables (comma-separated)', valueName: 'T,T' },
+    tables: { type: 'string', description: 'only these tables (comma-separated)', valueName: 'T,T', choices: EXPORT_TABLES.map((t) => t.name), list: true },
     full: { type: 'boolean', description: 'read every partition instead of only those changed since the last export' },
     shard: {
       type: 'string',
@@ -31,8 +32,10 @@ export const exportCommand: Command = {
       type: 'boolean',
       description: "export as this writer although another warehouse's export wrote its manifest: this warehouse replaces that one",
     },
+    format: TABLE_OR_JSON_OPTION,
   },
   async run(args, io) {
+    const format = tableOrJson(args);
     const config = loadReadSideCommandConfig(args, io);
     const logger = commandLogger(args, io, config);
     const tables = listOption(args, 'tables');
@@ -72,7 +75,8 @@ export const exportCommand: Command = {
         outputs: done.tables.map((t) => ({ namespace: parquetNamespace(config.parquet.dir), name: t.table, rowCount: t.rowsWritten })),
       }),
     );
-    io.stdout.write(formatExportReport(report));
+    if (format === 'json') writeJson(io, { ...report, totals: exportTotals(report) });
+    else io.stdout.write(formatExportReport(report));
     return ExitCode.ok;
   },
 };

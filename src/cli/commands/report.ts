@@ -1,23 +1,41 @@
 import { ExitCode } from '../../errors/index.js';
-import { alignedTable, checkSqlParams, formatResult, listNamedSql, loadNamedSql, parseFormat, runNamedSql, withQuerySource } from '../../readside/index.js';
+import {
+  alignedTable,
+  checkSqlParams,
+  formatResult,
+  listNamedSql,
+  loadNamedSql,
+  OUTPUT_FORMATS,
+  parseFormat,
+  runNamedSql,
+  withQuerySource,
+} from '../../readside/index.js';
 import { booleanOption, dateOption, listOption, stringOption } from '../args.js';
 import type { Command } from '../command.js';
 import { commandLogger, loadReadSideCommandConfig } from '../context.js';
 import { fitLines } from '../../infra/text-wrap.js';
 import { stdoutWidth, writeJson } from '../output-format.js';
 import { readWatch, TIMEOUT_OPTION } from '../read-watch.js';
+import { emptyReportHint } from '../report-hints.js';
+import { terminalWidth } from '../terminal.js';
 
 export const reportCommand: Command = {
   name: 'report',
   summary: 'Run a named report from sql/reports/NAME.sql; without NAME, list the reports.',
   positionals: '[NAME]',
   maxPositionals: 1,
+  positionalChoices: () => listNamedSql('reports').map((r) => r.name),
   options: {
     venues: { type: 'string', description: 'only these venues (comma-separated ids)', valueName: 'ID,ID' },
     from: { type: 'string', description: 'first day, inclusive (UTC)', valueName: 'DATE' },
     to: { type: 'string', description: 'last day, inclusive (UTC)', valueName: 'DATE' },
     tz: { type: 'string', description: 'IANA time zone the hours and weekdays of peak-hours are read in (default UTC)', valueName: 'ZONE' },
-    format: { type: 'string', description: 'table (default, fits the terminal), csv or json; the list of reports: table or json', valueName: 'FORMAT' },
+    format: {
+      type: 'string',
+      description: 'table (default, fits the terminal), csv or json; the list of reports: table or json',
+      valueName: 'FORMAT',
+      choices: OUTPUT_FORMATS,
+    },
     parquet: { type: 'boolean', description: 'run on the Parquet export instead of the warehouse file' },
     timeout: TIMEOUT_OPTION,
   },
@@ -67,6 +85,9 @@ export const reportCommand: Command = {
       { logger, ...readWatch(args, io, config) },
     );
     io.stdout.write(formatResult(result, format, width));
+    // On stderr: a script reading the rows from stdout still gets rows only.
+    const hint = result.rows.length === 0 ? emptyReportHint(report.name, { config, from, to, parquet: booleanOption(args, 'parquet') }) : undefined;
+    if (hint !== undefined) io.stderr.write(`${fitLines(hint, terminalWidth(io.stderr, io.env))}\n`);
     return ExitCode.ok;
   },
 };

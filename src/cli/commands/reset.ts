@@ -1,5 +1,5 @@
 import { addDays } from '../../calendar/index.js';
-import { buildCatalogue } from '../../catalogue/index.js';
+import { buildCatalogue, BUILTIN_STREAMS } from '../../catalogue/index.js';
 import { ExitCode, UsageError } from '../../errors/index.js';
 import { closestName } from '../../infra/did-you-mean.js';
 import { alignedTable } from '../../infra/text-table.js';
@@ -14,7 +14,7 @@ export const resetCommand: Command = {
   summary:
     'Forget the cursors (and with --rows the rows) of streams, venues and days, so that the next sync extracts them again. Prints what it will do; changes nothing without --yes; one transaction.',
   options: {
-    streams: { type: 'string', description: 'streams to reset (default: all)', valueName: 'S,S' },
+    streams: { type: 'string', description: 'streams to reset (default: all)', valueName: 'S,S', choices: BUILTIN_STREAMS, list: true },
     venues: { type: 'string', description: 'venue or project ids (default: all)', valueName: 'ID,ID' },
     from: { type: 'string', description: 'forget from this day on: cursors move back to the day before (default: forget them)', valueName: 'DATE' },
     to: { type: 'string', description: 'with --rows: last day whose rows are deleted (default: no end)', valueName: 'DATE' },

@@ -1,26 +1,25 @@
-import { ExitCode, UsageError } from '../../errors/index.js';
-import { formatResult, parseFormat, runReadOnly, withQuerySource } from '../../readside/index.js';
+import { ExitCode } from '../../errors/index.js';
+import { formatResult, OUTPUT_FORMATS, parseFormat, runReadOnly, withQuerySource } from '../../readside/index.js';
 import { booleanOption, stringOption } from '../args.js';
 import type { Command } from '../command.js';
 import { commandLogger, loadReadSideCommandConfig } from '../context.js';
 import { stdoutWidth } from '../output-format.js';
 import { readWatch, TIMEOUT_OPTION } from '../read-watch.js';
+import { queryText } from '../query-text.js';
 
 export const sqlCommand: Command = {
   name: 'sql',
   summary: 'Run read-only SQL on the warehouse, or with --parquet on the exported files through views named like the tables.',
-  positionals: '"QUERY"',
+  positionals: '["QUERY" | -]',
   maxPositionals: 1,
   options: {
-    format: { type: 'string', description: 'table (default, fits the terminal), csv or json', valueName: 'FORMAT' },
+    file: { type: 'string', description: 'read the query from FILE', valueName: 'FILE' },
+    format: { type: 'string', description: 'table (default, fits the terminal), csv or json', valueName: 'FORMAT', choices: OUTPUT_FORMATS },
     parquet: { type: 'boolean', description: 'query the Parquet export instead of the warehouse file' },
     timeout: TIMEOUT_OPTION,
   },
   async run(args, io) {
-    const query = args.positionals[0];
-    if (query === undefined || query.trim() === '') {
-      throw new UsageError('venue-etl sql needs a query', 'e.g. venue-etl sql "SELECT stream, count(*) AS n FROM series_points GROUP BY ALL"');
-    }
+    const query = await queryText(args, io);
     const format = parseFormat(stringOption(args, 'format'));
     const config = loadReadSideCommandConfig(args, io);
     const logger = commandLogger(args, io, config);

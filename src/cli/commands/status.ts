@@ -1,5 +1,5 @@
 import { codeOf, ExitCode } from '../../errors/index.js';
-import { formatTable, jsonRows, loadNamedSql, runNamedSql, withQuerySource, type QueryResult } from '../../readside/index.js';
+import { formatTable, jsonRows, loadNamedSql, runNamedSql, withQuerySource, type QueryResult, type ResultColumn } from '../../readside/index.js';
 import type { Command } from '../command.js';
 import { readWatch } from '../read-watch.js';
 import { commandLogger, loadReadSideCommandConfig } from '../context.js';
@@ -18,6 +18,12 @@ const SECTIONS = [
 
 /** While a live run holds the warehouse, its run-state file answers at once instead of after the usual wait. */
 const WAIT_WHILE_RUNNING_MS = 1_000;
+
+/**
+ * A timestamp, a date, a number or an id split across two lines reads as two values: only the
+ * text of stream names, jobs and messages wraps; a table that cannot fit so is printed as blocks.
+ */
+const keepWhole = (column: ResultColumn): boolean => column.type.toString() !== 'VARCHAR' || /(^|_)id$/.test(column.name);
 
 export const statusCommand: Command = {
   name: 'status',
@@ -61,7 +67,8 @@ export const statusCommand: Command = {
     const width = stdoutWidth(io);
     const text = SECTIONS.map((section, index) => {
       const result = results[index];
-      const body = result.rows.length === 0 ? `${section.empty}\n` : formatTable(result, { footer: false, ...(width === undefined ? {} : { width }) });
+      const body =
+        result.rows.length === 0 ? `${section.empty}\n` : formatTable(result, { footer: false, keepWhole, ...(width === undefined ? {} : { width }) });
       return `${section.title}\n\n${body}`;
     });
     const alerts = alertLines(deliveries);

@@ -1,6 +1,8 @@
+import { UsageError } from '../../errors/index.js';
 import { runSync } from '../../runner/sync-job.js';
 import { dateOption, listOption } from '../args.js';
-import type { Command } from '../command.js';
+import { BUILTIN_STREAMS } from '../../catalogue/index.js';
+import type { Command, ParsedArgs } from '../command.js';
 import { commandLogger, configPath, loadCommandConfig } from '../context.js';
 import { requireApi } from '../../config/index.js';
 import { formatRunSummary, runSummaryJson } from '../run-summary.js';
@@ -12,9 +14,11 @@ export const syncCommand: Command = {
   name: 'sync',
   summary: 'One incremental run (the nightly job): every selected stream and venue from its cursor minus the lookback up to yesterday (UTC).',
   options: {
-    streams: { type: 'string', description: 'only these streams (comma-separated)', valueName: 'S,S' },
+    streams: { type: 'string', description: 'only these streams (comma-separated)', valueName: 'S,S', choices: BUILTIN_STREAMS, list: true },
     venues: { type: 'string', description: 'only these venues of scope.venues (comma-separated)', valueName: 'ID,ID' },
-    until: { type: 'string', description: 'last day to extract (default: yesterday, UTC)', valueName: 'DATE' },
+    to: { type: 'string', description: 'last day to extract (default: yesterday, UTC)', valueName: 'DATE' },
+    // Its first name: backfill, report, dashboard and reset say --to.
+    until: { type: 'string', description: 'the same as --to', valueName: 'DATE', hidden: true },
     shard: SHARD_OPTION,
     format: TABLE_OR_JSON_OPTION,
   },
@@ -24,7 +28,7 @@ export const syncCommand: Command = {
     const logger = commandLogger(args, io, config);
     const streams = listOption(args, 'streams');
     const venues = listOption(args, 'venues');
-    const until = dateOption(args, 'until');
+    const until = lastDay(args);
     const shard = shardOption(args, io.env);
     const tty = progressTerminal(io);
     const result = await runSync(config, logger, {
@@ -42,3 +46,13 @@ export const syncCommand: Command = {
     return result.exitCode;
   },
 };
+
+/** `--to`, or `--until` (the same option under its first name); both at once must agree. */
+function lastDay(args: ParsedArgs): string | undefined {
+  const to = dateOption(args, 'to');
+  const until = dateOption(args, 'until');
+  if (to !== undefined && until !== undefined && to !== until) {
+    throw new UsageError(`--to ${to} and --until ${until} disagree: they are the same option`, 'give one of them: --to DATE');
+  }
+  return to ?? until;
+}
