@@ -20,6 +20,9 @@ import { planReset, resetIn, type ResetCounts, type ResetSelection } from './res
 import { eventMergeSession, forgetJournalSegment, type EventMergeSession } from './event-merge.js';
 import { doneSliceKeys, finishBackfill, openBackfill, planBackfillSlices, resetBackfill, type BackfillSlicePlan, type BackfillState } from './backfills.js';
 import type { SliceKeySet } from '../plan/index.js';
+import { createVenueLabels, readVenueCandidates } from '../venue-names/label-objects.js';
+import type { VenueCandidate } from '../venue-names/venue-candidate.js';
+import type { VenueLabelInput } from '../venue-names/label-input.js';
 
 export interface OpenBackfillOptions {
   /** Defaults to backfillId(command, params). */
@@ -282,6 +285,16 @@ export class Warehouse {
 
   async backfillDoneSlices(backfillId: string): Promise<SliceKeySet> {
     return doneSliceKeys({ connection: await this.readConnection() }, backfillId);
+  }
+
+  /**
+   * Every venue known to the warehouse and the config (sql/views/venue-labels.sql, made on this
+   * connection only): what `reset --venues` resolves names and id prefixes against, under the lock.
+   */
+  async venueCandidates(input: VenueLabelInput): Promise<VenueCandidate[]> {
+    const session = sessionOf(await this.readConnection());
+    await createVenueLabels(session, input);
+    return readVenueCandidates(session);
   }
 
   /** What `reset` would forget and delete, per stream (a read). */

@@ -1,6 +1,17 @@
 import { ExitCode } from '../../errors/index.js';
-import { alignedTable, checkSqlParams, formatResult, listNamedSql, loadNamedSql, parseFormat, runNamedSql, withQuerySource } from '../../readside/index.js';
-import { booleanOption, dateOption, listOption, stringOption } from '../args.js';
+import {
+  alignedTable,
+  checkSqlParams,
+  formatResult,
+  listNamedSql,
+  loadNamedSql,
+  parseFormat,
+  runNamedSql,
+  selectSourceVenues,
+  withQuerySource,
+} from '../../readside/index.js';
+import { booleanOption, dateOption, stringOption } from '../args.js';
+import { venuesOption, venuesOptionSpec } from '../venues-option.js';
 import type { Command } from '../command.js';
 import { commandLogger, loadReadSideCommandConfig } from '../context.js';
 import { fitLines } from '../../infra/text-wrap.js';
@@ -13,7 +24,7 @@ export const reportCommand: Command = {
   positionals: '[NAME]',
   maxPositionals: 1,
   options: {
-    venues: { type: 'string', description: 'only these venues (comma-separated ids)', valueName: 'ID,ID' },
+    venues: venuesOptionSpec(),
     from: { type: 'string', description: 'first day, inclusive (UTC)', valueName: 'DATE' },
     to: { type: 'string', description: 'last day, inclusive (UTC)', valueName: 'DATE' },
     tz: { type: 'string', description: 'IANA time zone the hours and weekdays of peak-hours are read in (default UTC)', valueName: 'ZONE' },
@@ -42,10 +53,7 @@ export const reportCommand: Command = {
         ),
       );
       io.stdout.write(
-        fitLines(
-          '\nRun one with `venue-etl report NAME [--venues ID,ID] [--from DATE] [--to DATE] [--tz ZONE] [--format table|csv|json] [--parquet]`.\n',
-          width,
-        ),
+        fitLines('\nRun one with `venue-etl report NAME [--venues V,V] [--from DATE] [--to DATE] [--tz ZONE] [--format table|csv|json] [--parquet]`.\n', width),
       );
       return ExitCode.ok;
     }
@@ -53,17 +61,27 @@ export const reportCommand: Command = {
     const format = parseFormat(stringOption(args, 'format'));
     const from = dateOption(args, 'from');
     const to = dateOption(args, 'to');
-    const venues = listOption(args, 'venues');
+    const venues = venuesOption(args);
     const tz = stringOption(args, 'tz');
     // Before the warehouse is opened: a bad argument is exit 2 whether or not the file exists.
-    checkSqlParams({ from, to, venues, tz });
+    // Venue names and id prefixes need the warehouse: they are resolved on it.
+    checkSqlParams({ from, to, tz });
     const config = loadReadSideCommandConfig(args, io);
     const logger = commandLogger(args, io, config);
     const result = await withQuerySource(
       config,
       booleanOption(args, 'parquet'),
-      (source) =>
-        runNamedSql(source.connection, report, { from, to, venues, tz, staleAfterDays: config.sync.staleAfterDays, staleTargets: config.freshness.streams }),
+      async (source) => {
+        const ids = await selectSourceVenues(source.connection, venues);
+        return runNamedSql(source.connection, report, {
+          from,
+          to,
+          venues: ids,
+          tz,
+          staleAfterDays: config.sync.staleAfterDays,
+          staleTargets: config.freshness.streams,
+        });
+      },
       { logger, ...readWatch(args, io, config) },
     );
     io.stdout.write(formatResult(result, format, width));

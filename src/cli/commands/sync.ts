@@ -1,5 +1,7 @@
 import { runSync } from '../../runner/sync-job.js';
 import { dateOption, listOption } from '../args.js';
+import { venuesOption, venuesOptionSpec } from '../venues-option.js';
+import { selectConfigVenues } from '../../venue-names/index.js';
 import type { Command } from '../command.js';
 import { commandLogger, configPath, loadCommandConfig } from '../context.js';
 import { requireApi } from '../../config/index.js';
@@ -13,7 +15,7 @@ export const syncCommand: Command = {
   summary: 'One incremental run (the nightly job): every selected stream and venue from its cursor minus the lookback up to yesterday (UTC).',
   options: {
     streams: { type: 'string', description: 'only these streams (comma-separated)', valueName: 'S,S' },
-    venues: { type: 'string', description: 'only these venues of scope.venues (comma-separated)', valueName: 'ID,ID' },
+    venues: venuesOptionSpec('only these venues of scope.venues'),
     until: { type: 'string', description: 'last day to extract (default: yesterday, UTC)', valueName: 'DATE' },
     shard: SHARD_OPTION,
     format: TABLE_OR_JSON_OPTION,
@@ -23,7 +25,7 @@ export const syncCommand: Command = {
     const config = requireApi(loadCommandConfig(args, io), configPath(args));
     const logger = commandLogger(args, io, config);
     const streams = listOption(args, 'streams');
-    const venues = listOption(args, 'venues');
+    const venues = selectConfigVenues(venuesOption(args), config);
     const until = dateOption(args, 'until');
     const shard = shardOption(args, io.env);
     const tty = progressTerminal(io);
