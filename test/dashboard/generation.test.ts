@@ -156,7 +156,7 @@ describe('venue-etl dashboard', () => {
     await onFile(demo.warehouse, [`INSERT OR REPLACE INTO venues (venue_id, name) VALUES ('${venue}', '${name.replace(/'/g, "''")}')`]);
     const { html, data } = await dashboard('named.html');
     expect(html).not.toContain('<script>alert(1)');
-    expect((data.venues as Row[])[0]!.name).toBe(name);
+    expect((data.venues as Row[])[0]!.label).toBe(name);
     expect(scripts(html)).toHaveLength(2);
   });
 
