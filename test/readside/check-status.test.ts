@@ -108,7 +108,9 @@ describe('venue-etl status', () => {
     expect(out).toMatch(/^20260101T021500000Z-aaaaaa\s+nightly-sync\s+succeeded\s/m);
     expect(out).toContain('Failed slices of the last run');
     // V2 has no name: its short id, then its id.
-    expect(out).toMatch(new RegExp(`rating-history\\s+${V2.slice(0, 8)}\\s+${V2}\\s+${utcDay(-3)}\\s+${utcDay(-1)}\\s+VENUE_API_HTTP_500\\s+the API answered 500 three times`));
+    expect(out).toMatch(
+      new RegExp(`rating-history\\s+${V2.slice(0, 8)}\\s+${V2}\\s+${utcDay(-3)}\\s+${utcDay(-1)}\\s+VENUE_API_HTTP_500\\s+the API answered 500 three times`),
+    );
   });
 
   it('says to run sync first when there is no warehouse', async () => {

@@ -321,7 +321,17 @@
     return (
       grid +
       `<h3>Freshness per stream</h3><p class="note">${source('freshness')}</p>` +
-      rowsTable(data.freshness, ['stream', 'scopes', 'oldest_cursor', 'stalest_scope', 'newest_cursor', 'days_behind', 'last_moved_at', 'last_run_status', 'stale']) +
+      rowsTable(data.freshness, [
+        'stream',
+        'scopes',
+        'oldest_cursor',
+        'stalest_scope',
+        'newest_cursor',
+        'days_behind',
+        'last_moved_at',
+        'last_run_status',
+        'stale',
+      ]) +
       `<h3>Last runs</h3><p class="note">${source('last-runs')}</p>` +
       rowsTable(data.lastRuns, ['run_id', 'job', 'status', 'started_at', 'seconds', 'requests', 'retries', 'rows', 'errors']) +
       `<h3>Failed slices of the last run</h3><p class="note">${source('failed-slices')}</p>` +
