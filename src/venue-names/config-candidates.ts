@@ -1,5 +1,5 @@
 import type { Config } from '../config/index.js';
-import type { VenueCandidate } from './venue-candidate.js';
+import type { VenueCandidate } from '../warehouse/venue-candidate.js';
 import { selectVenues } from './select-venues.js';
 
 /** The venues of scope.venues, named as the config names them. */

@@ -1,13 +1,6 @@
 import { buildCatalogue } from '../catalogue/index.js';
 import type { Config } from '../config/index.js';
-
-/** What the config adds to the venue labels of a read (sql/views/config-venues.sql, config-venue-streams.sql). */
-export interface VenueLabelInput {
-  /** scope.venues: every id, with the name its entry gives (null for a plain id). */
-  readonly venues: readonly { readonly id: string; readonly name: string | null }[];
-  /** The streams asked per venue: their cursors name venues that have data. */
-  readonly venueStreams: readonly string[];
-}
+import type { VenueLabelInput } from '../warehouse/venue-labels.js';
 
 /** The labels' input from a config: its venues and names, and the venue streams of its catalogue. */
 export function venueLabelInput(config: Pick<Config, 'scope' | 'endpoints'>): VenueLabelInput {

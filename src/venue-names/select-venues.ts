@@ -1,6 +1,6 @@
 import { EtlError } from '../errors/index.js';
 import { closestName } from '../infra/did-you-mean.js';
-import type { VenueCandidate } from './venue-candidate.js';
+import type { VenueCandidate } from '../warehouse/venue-candidate.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

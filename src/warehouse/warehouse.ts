@@ -20,9 +20,8 @@ import { planReset, resetIn, type ResetCounts, type ResetSelection } from './res
 import { eventMergeSession, forgetJournalSegment, type EventMergeSession } from './event-merge.js';
 import { doneSliceKeys, finishBackfill, openBackfill, planBackfillSlices, resetBackfill, type BackfillSlicePlan, type BackfillState } from './backfills.js';
 import type { SliceKeySet } from '../plan/index.js';
-import { createVenueLabels, readVenueCandidates } from '../venue-names/label-objects.js';
-import type { VenueCandidate } from '../venue-names/venue-candidate.js';
-import type { VenueLabelInput } from '../venue-names/label-input.js';
+import { createVenueLabels, readVenueCandidates, type VenueLabelInput } from './venue-labels.js';
+import type { VenueCandidate } from './venue-candidate.js';
 
 export interface OpenBackfillOptions {
   /** Defaults to backfillId(command, params). */

@@ -1,7 +1,14 @@
-import type { Session } from '../warehouse/session.js';
-import { sql } from '../warehouse/sql-files.js';
-import type { VenueLabelInput } from './label-input.js';
+import type { Session } from './session.js';
+import { sql } from './sql-files.js';
 import type { VenueCandidate } from './venue-candidate.js';
+
+/** What the config adds to the venue labels of a read (sql/views/config-venues.sql, config-venue-streams.sql). */
+export interface VenueLabelInput {
+  /** scope.venues: every id, with the name its entry gives (null for a plain id). */
+  readonly venues: readonly { readonly id: string; readonly name: string | null }[];
+  /** The streams asked per venue: their cursors name venues that have data. */
+  readonly venueStreams: readonly string[];
+}
 
 /**
  * Makes `venue_labels` and `venue_label(id)` (sql/views/venue-labels.sql) on one connection:
