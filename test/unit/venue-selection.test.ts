@@ -1,7 +1,10 @@
-import { describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../src/config/index.js';
 import { EtlError } from '../../src/errors/index.js';
-import { KNOWN_VENUES_SELECTION, selectConfigVenues, selectVenues, type VenueCandidate } from '../../src/venue-names/index.js';
+import { checkVenuesWhereNothingIsStored, KNOWN_VENUES_SELECTION, selectConfigVenues, selectVenues, type VenueCandidate } from '../../src/venue-names/index.js';
 
 const NORTH_1 = 'a00faf44-0000-4000-8000-000000000001';
 const NORTH_2 = 'a00faf44-1f2e-4000-8000-000000000002';
@@ -101,5 +104,29 @@ describe('--venues of sync and backfill: the config alone', () => {
     const error = refusal(() => selectConfigVenues(['Hostel, Lisbon'], config));
     expect(error.code).toBe('VENUE_ETL_UNKNOWN_VENUE');
     expect(error.hint).toContain('sync and backfill take the venues of scope.venues');
+  });
+});
+
+describe('--venues of report, dashboard and reset where nothing is stored yet', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'venue-etl-selection-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const config = (warehouse: string) =>
+    resolveConfig({ scope: { venues: [{ id: CAFE, name: 'Café Central' }] }, warehouse: { path: warehouse }, parquet: { dir: join(dir, 'parquet') } }, {});
+
+  it('refuses a selection no venue of the config fits (exit 2), before the missing file is reported', () => {
+    const missing = config(join(dir, 'missing.duckdb'));
+    const error = refusal(() => checkVenuesWhereNothingIsStored(['venue-1'], missing));
+    expect(error.code).toBe('VENUE_ETL_UNKNOWN_VENUE');
+    expect(error.exitCode).toBe(2);
+    expect(() => checkVenuesWhereNothingIsStored(['Café Central', 'b7c1d2e3', NAMELESS], missing)).not.toThrow();
+    expect(() => checkVenuesWhereNothingIsStored(['venue-1'], missing, true)).toThrow(/"venue-1" is no venue's name/);
+  });
+
+  it('leaves names and prefixes to the open warehouse (or lake) where it exists', () => {
+    const file = join(dir, 'warehouse.duckdb');
+    writeFileSync(file, '');
+    expect(() => checkVenuesWhereNothingIsStored(['venue-1'], config(file))).not.toThrow();
+    const lake = resolveConfig({ parquet: { dir: 's3://bucket/lake' } }, {});
+    expect(() => checkVenuesWhereNothingIsStored(['venue-1'], lake, true)).not.toThrow();
   });
 });

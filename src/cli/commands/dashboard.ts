@@ -2,6 +2,7 @@ import { ExitCode } from '../../errors/index.js';
 import { buildDashboard, checkDashboardRequest, writeDashboardFile } from '../../dashboard/index.js';
 import { booleanOption, dateOption, intOption, stringOption } from '../args.js';
 import { venuesOption, venuesOptionSpec } from '../venues-option.js';
+import { checkVenuesWhereNothingIsStored } from '../../venue-names/index.js';
 import type { Command } from '../command.js';
 import { readWatch } from '../read-watch.js';
 import { commandLogger, loadReadSideCommandConfig } from '../context.js';
@@ -30,10 +31,12 @@ export const dashboardCommand: Command = {
     checkDashboardRequest(request);
     const config = loadReadSideCommandConfig(args, io);
     const logger = commandLogger(args, io, config);
+    const parquet = booleanOption(args, 'parquet');
+    checkVenuesWhereNothingIsStored(request.venues, config, parquet);
     const started = performance.now();
     const page = await buildDashboard(
       config,
-      booleanOption(args, 'parquet'),
+      parquet,
       { ...request, tz: request.tz ?? config.dashboard.timezone, staleAfterDays: config.sync.staleAfterDays },
       { logger, ...readWatch(args, io, config) },
     );

@@ -12,6 +12,7 @@ import {
 } from '../../readside/index.js';
 import { booleanOption, dateOption, stringOption } from '../args.js';
 import { venuesOption, venuesOptionSpec } from '../venues-option.js';
+import { checkVenuesWhereNothingIsStored } from '../../venue-names/index.js';
 import type { Command } from '../command.js';
 import { commandLogger, loadReadSideCommandConfig } from '../context.js';
 import { fitLines } from '../../infra/text-wrap.js';
@@ -68,9 +69,11 @@ export const reportCommand: Command = {
     checkSqlParams({ from, to, tz });
     const config = loadReadSideCommandConfig(args, io);
     const logger = commandLogger(args, io, config);
+    const parquet = booleanOption(args, 'parquet');
+    checkVenuesWhereNothingIsStored(venues, config, parquet);
     const result = await withQuerySource(
       config,
-      booleanOption(args, 'parquet'),
+      parquet,
       async (source) => {
         const ids = await selectSourceVenues(source.connection, venues);
         return runNamedSql(source.connection, report, {

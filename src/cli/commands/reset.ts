@@ -5,7 +5,7 @@ import { closestName } from '../../infra/did-you-mean.js';
 import { alignedTable } from '../../infra/text-table.js';
 import { LOCK_WAIT_MS } from '../../runner/sync-job.js';
 import { newRunId, openWarehouseWhenFree, type ResetCounts, type ResetSelection, type Warehouse } from '../../warehouse/index.js';
-import { idsOnly, KNOWN_VENUES_SELECTION, selectVenues, venueLabelInput } from '../../venue-names/index.js';
+import { checkVenuesWhereNothingIsStored, idsOnly, KNOWN_VENUES_SELECTION, selectVenues, venueLabelInput } from '../../venue-names/index.js';
 import type { Config } from '../../config/index.js';
 import { booleanOption, dateOption, listOption } from '../args.js';
 import { venuesOption, venuesOptionSpec } from '../venues-option.js';
@@ -44,6 +44,7 @@ export const resetCommand: Command = {
     const venues = venuesOption(args);
 
     const logger = commandLogger(args, io, config, 'warn');
+    checkVenuesWhereNothingIsStored(venues, config);
     const warehouse = await openWarehouseWhenFree(config.warehouse.path, { waitMs: LOCK_WAIT_MS, logger, signal: io.signal });
     try {
       // Under the lock: the venues a name or prefix is resolved against are those this reset changes.
