@@ -64,7 +64,7 @@ describe('venue labels', () => {
       { venue_id: V3, name: 'Twin', name_from: 'config', label: `Twin (${V3.slice(0, 8)})` },
     ];
     expect(await labels(openWarehouseSource(warehouse, { labels: named }))).toEqual(expected);
-    expect(await labels(openParquetSource(parquet, named))).toEqual(expected);
+    expect(await labels(openParquetSource(parquet, undefined, named))).toEqual(expected);
   });
 
   it('reports show the label beside the id; venue_label() of an unknown id is its short id, of a text the text', async () => {
@@ -88,7 +88,7 @@ describe('venue labels', () => {
   });
 
   it('a lake exported without the venues and cursors still labels: config names, short ids otherwise', async () => {
-    const ranking = await report(openParquetSource(partial, input([{ id: V2, name: 'Config Two' }])), 'venue-ranking');
+    const ranking = await report(openParquetSource(partial, undefined, input([{ id: V2, name: 'Config Two' }])), 'venue-ranking');
     expect(ranking.map((r) => [r.venue_id, r.venue])).toEqual(
       expect.arrayContaining([
         [V1, V1.slice(0, 8)],
