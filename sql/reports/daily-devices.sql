@@ -29,7 +29,8 @@ daily AS (
   FROM per_metric
   GROUP BY venue_id, day
 )
-SELECT venue_id,
+SELECT venue_label(venue_id) AS venue,
+       venue_id,
        day,
        detected::BIGINT AS detected,
        authenticated::BIGINT AS authenticated,

@@ -16,7 +16,8 @@
 WITH per_metric AS (
   SELECT * FROM series_day_totals('venue-users-history', getvariable('from_date'), getvariable('to_date'), getvariable('venue_ids'))
 )
-SELECT venue_id,
+SELECT venue_label(venue_id) AS venue,
+       venue_id,
        day,
        (max(total) FILTER (WHERE metric = 'logins'))::BIGINT AS logins,
        CASE WHEN bool_and(day_grain)

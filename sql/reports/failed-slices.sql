@@ -7,6 +7,7 @@ WITH last_run AS (
 SELECT e.run_id,
        l.job,
        e.stream,
+       venue_label(e.scope_id) AS scope,
        e.scope_id,
        e.window_from,
        e.window_to,

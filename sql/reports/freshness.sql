@@ -7,7 +7,9 @@
 -- A cursor is the last day whose data is complete for one scope (venue, project, 'accounts').
 -- A stream is as fresh as its stalest scope: days_behind counts the days from its oldest
 -- cursor to yesterday (UTC; snapshot streams such as accounts are current to today, 0 behind),
--- and the stream is stale beyond its target: its freshness.streams entry, else stale_after_days. The run named is the one that last moved a
+-- and the stream is stale beyond its target: its freshness.streams entry, else stale_after_days;
+-- stalest_scope names the scope holding it back (a venue's label: sql/views/venue-labels.sql;
+-- the first id of the stalest, if several). The run named is the one that last moved a
 -- cursor of the stream: its last successful load.
 WITH yesterday AS (
   SELECT timezone('UTC', now())::DATE - 1 AS day
@@ -16,6 +18,7 @@ per_stream AS (
   SELECT stream,
          count(*) AS scopes,
          min(cursor_date) AS oldest_cursor,
+         min_by(scope_id, (cursor_date, scope_id)) AS stalest_scope_id,
          max(cursor_date) AS newest_cursor,
          max(updated_at) AS last_moved_at,
          arg_max(run_id, updated_at) AS last_run_id
@@ -25,6 +28,7 @@ per_stream AS (
 SELECT s.stream,
        s.scopes,
        s.oldest_cursor,
+       venue_label(s.stalest_scope_id) AS stalest_scope,
        s.newest_cursor,
        greatest(y.day - s.oldest_cursor, 0)::INTEGER AS days_behind,
        s.last_moved_at,

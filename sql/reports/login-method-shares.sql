@@ -24,7 +24,8 @@ per_method AS (
   FROM chosen
   GROUP BY venue_id, metric
 )
-SELECT venue_id,
+SELECT venue_label(venue_id) AS venue,
+       venue_id,
        method,
        logins::BIGINT AS logins,
        CASE WHEN count(logins) OVER venue = count(*) OVER venue

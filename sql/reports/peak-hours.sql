@@ -101,5 +101,5 @@ named AS (
   FROM slots s
   JOIN additive a ON a.pair = s.pair
 )
-SELECT * FROM named
+SELECT venue_label(venue_id) AS venue, * FROM named
 ORDER BY venue_id = 'all' DESC, venue_id, stream, metric, weekday NULLS FIRST, hour;

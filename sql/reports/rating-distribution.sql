@@ -27,7 +27,8 @@ counts AS (
   FROM chosen
   GROUP BY ALL
 )
-SELECT venue_id,
+SELECT venue_label(venue_id) AS venue,
+       venue_id,
        month,
        CASE WHEN count(n) = count(*) THEN sum(n)::BIGINT END AS rates,
        CASE WHEN count(n) = count(*) THEN round(sum(rate * n) / nullif(sum(n), 0), 3) END AS average_rate,

@@ -30,7 +30,8 @@ funnel AS (
   FROM per_metric
   GROUP BY venue_id
 )
-SELECT venue_id,
+SELECT venue_label(venue_id) AS venue,
+       venue_id,
        sent::BIGINT AS sent,
        opened::BIGINT AS opened,
        rated::BIGINT AS rated,

@@ -42,7 +42,8 @@ trend AS (
   FROM daily
   WINDOW last_7_days AS (PARTITION BY venue_id ORDER BY day RANGE BETWEEN INTERVAL 6 DAYS PRECEDING AND CURRENT ROW)
 )
-SELECT venue_id,
+SELECT venue_label(venue_id) AS venue,
+       venue_id,
        day,
        embeds::BIGINT AS embeds,
        embeds_7d::BIGINT AS embeds_7d,

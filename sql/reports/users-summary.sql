@@ -18,7 +18,8 @@
 WITH chosen AS (
   SELECT * FROM summary_periods('venue-users-summary', getvariable('from_date'), getvariable('to_date'), getvariable('venue_ids'))
 )
-SELECT venue_id,
+SELECT venue_label(venue_id) AS venue,
+       venue_id,
        period_start,
        period_end,
        (max(value) FILTER (WHERE metric = 'logins'))::BIGINT AS logins,

@@ -12,7 +12,8 @@ WITH roles AS (
   SELECT *, coalesce(inherited_from = 'project-roles', false) AS inherited
   FROM current_venue_roles
 )
-SELECT r.venue_id,
+SELECT venue_label(r.venue_id) AS venue,
+       r.venue_id,
        r.account_id,
        a.email,
        a.full_name,

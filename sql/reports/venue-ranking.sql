@@ -9,8 +9,8 @@
 --   With --parquet, only the month partitions of these days are opened
 --   (src/readside/months-read.ts).
 --
--- Every venue with a series row in the range is listed, named when the receiver's venues table
--- knows it. Totals add the days of the range (hourly rows add up to their day); a venue with a
+-- Every venue with a series row in the range is listed, named by its label
+-- (sql/views/venue-labels.sql). Totals add the days of the range (hourly rows add up to their day); a venue with a
 -- point the API sent as null has no known total for that metric (NULL), and ranks after the
 -- venues whose totals are known. Ties rank by venue id, so the order is stable.
 WITH points AS (
@@ -37,13 +37,12 @@ totals AS (
   GROUP BY venue_id
 )
 SELECT row_number() OVER (ORDER BY t.detected DESC NULLS LAST, t.venue_id) AS rank,
+       venue_label(t.venue_id) AS venue,
        t.venue_id,
-       v.name,
        t.detected::BIGINT AS detected,
        t.authenticated::BIGINT AS authenticated,
        round(t.authenticated / nullif(t.detected, 0), 4) AS authenticated_share,
        t.logins::BIGINT AS logins,
        t.embeds::BIGINT AS embeds
 FROM totals t
-LEFT JOIN venues v ON v.venue_id = t.venue_id
 ORDER BY rank;

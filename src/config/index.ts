@@ -12,7 +12,8 @@ export {
   OPTIONAL_BLOCKS,
 } from './load.js';
 export type { OptionalBlock, ReadSideConfig } from './load.js';
-export { maskConfig, registerConfigSecrets } from './mask.js';
+export { maskConfig, printableConfig, registerConfigSecrets } from './mask.js';
+export { VenueEntry, venueKey } from './venue-entries.js';
 export { maskUrlCredentials, urlCredentials } from './url-credentials.js';
 export type { ConfigProblem } from './interpolate.js';
 export { starterConfig, starterEnvExample, TOKEN_VARIABLE } from './starter.js';

@@ -21,11 +21,21 @@ export function knownKeysAt(path: readonly PropertyKey[]): string[] {
   return node instanceof z.ZodObject ? Object.keys(node.shape) : [];
 }
 
+/**
+ * The object or array a key path walks into: through defaults and optionals, a transform's input
+ * (`scope`), and a union's object option (a `scope.venues` entry is an id or an object).
+ */
 function unwrap(node: z.core.$ZodType): z.core.$ZodType {
   let current = node;
   for (;;) {
     if (current instanceof z.ZodOptional || current instanceof z.ZodDefault || current instanceof z.ZodPrefault || current instanceof z.ZodNullable) {
       current = current.unwrap();
+    } else if (current instanceof z.ZodPipe) {
+      current = current.in;
+    } else if (current instanceof z.ZodUnion) {
+      const object = current.options.find((option) => unwrap(option) instanceof z.ZodObject);
+      if (object === undefined) return current;
+      current = object;
     } else {
       return current;
     }

@@ -2,6 +2,7 @@ import { registerSecret } from '../log/index.js';
 import type { Config } from './schema.js';
 import type { S3Settings } from '../lake/settings.js';
 import { maskUrlCredentials, urlCredentials } from './url-credentials.js';
+import { joinVenueEntries } from './venue-entries.js';
 
 const MASK = '***';
 
@@ -72,4 +73,13 @@ function registerWebhookUrl(url: string): void {
   } catch {
     // Not a URL: the schema refuses it before this is reached.
   }
+}
+
+/**
+ * What `venue-etl config` prints: the masked config with `scope.venues` written back the way
+ * the file takes it (an id, or `{"id", "name"}` for a named venue), so the printed config loads.
+ */
+export function printableConfig(config: Config): Record<string, unknown> {
+  const masked = maskConfig(config);
+  return { ...masked, scope: { venues: joinVenueEntries(masked.scope), projects: masked.scope.projects } };
 }

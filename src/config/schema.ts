@@ -4,10 +4,9 @@ import { CalendarDate, isTimeZone } from '../calendar/index.js';
 import { LOG_LEVELS } from '../log/index.js';
 import { S3Settings } from '../lake/settings.js';
 import { isSize, sizeInBytes } from '../infra/memory-size.js';
+import { splitVenueEntries, uuid, VenueEntries } from './venue-entries.js';
 
 const isoDate = CalendarDate;
-
-const uuid = z.string().regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/, 'must be a UUID');
 
 /**
  * The smallest warehouse.memoryLimit accepted. A write run's own working set in DuckDB (staged
@@ -80,9 +79,11 @@ export const ConfigSchema = z.strictObject({
   api: ApiSchema.optional(),
   scope: z
     .strictObject({
-      venues: z.array(uuid).default([]),
+      /** Venue ids, or `{"id", "name"}` entries: read as `venues` (the ids) and `venueNames`. */
+      venues: VenueEntries.default([]),
       projects: z.array(uuid).default([]),
     })
+    .transform(({ venues, projects }) => ({ ...splitVenueEntries(venues), projects }))
     .prefault({}),
   sync: z
     .strictObject({

@@ -1,3 +1,5 @@
+import type { VenueEntry } from './venue-entries.js';
+
 /**
  * The starter config `venue-etl init` writes and `venue-etl simulate --write-config` prints: the
  * keys a first sync needs, each with a `//` comment, and the rest left to their defaults
@@ -7,7 +9,8 @@ export interface StarterValues {
   readonly baseUrl: string;
   /** Written as is: `${VENUE_API_TOKEN}` for a real API, the literal token for the local simulator. */
   readonly token: string;
-  readonly venues: readonly string[];
+  /** Plain ids, or `{id, name}` where the name is known (the simulator's world has names). */
+  readonly venues: readonly VenueEntry[];
   readonly projects: readonly string[];
   /** The `//token` comment, when the token is not read from the environment. */
   readonly tokenNote?: string;
@@ -30,7 +33,10 @@ export function starterConfig(values: StarterValues, { comments = true } = {}): 
       token: values.token,
     },
     scope: {
-      ...keyNote('venues', 'Venue ids (UUID) whose statistics and roles are extracted.'),
+      ...keyNote(
+        'venues',
+        'Venue ids (UUID) whose statistics and roles are extracted. An entry may be {"id": "<UUID>", "name": "<name>"}: reports, status and the dashboard show the name, and --venues takes it.',
+      ),
       venues: [...values.venues],
       ...keyNote('projects', 'Project ids (UUID) whose project roles are extracted.'),
       projects: [...values.projects],

@@ -55,7 +55,7 @@ export async function collectPageData(connection: DuckDBConnection, options: Col
   // Venues in rank order, then any venue that has summaries but no series in the range.
   const venues: VenueEntry[] = ranking.map((r) => ({
     id: r.venue_id,
-    name: r.name,
+    label: r.venue,
     rank: r.rank,
     detected: r.detected,
     authenticated: r.authenticated,
@@ -63,10 +63,10 @@ export async function collectPageData(connection: DuckDBConnection, options: Col
     embeds: r.embeds,
   }));
   const venueIndex = new Map(venues.map((v, i) => [v.id, i]));
-  const others = new Set([...users, ...methods, ...ratings, ...funnel].map((r) => r.venue_id).filter((id) => !venueIndex.has(id)));
-  for (const id of [...others].sort()) {
+  const others = new Map([...users, ...methods, ...ratings, ...funnel].filter((r) => !venueIndex.has(r.venue_id)).map((r) => [r.venue_id, r.venue]));
+  for (const [id, label] of [...others].sort(([a], [b]) => (a < b ? -1 : 1))) {
     venueIndex.set(id, venues.length);
-    venues.push({ id, name: null, rank: null, detected: null, authenticated: null, logins: null, embeds: null });
+    venues.push({ id, label, rank: null, detected: null, authenticated: null, logins: null, embeds: null });
   }
   const V = venues.length;
 

@@ -2,7 +2,7 @@ import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { isTimeZone } from '../calendar/index.js';
 import { UsageError } from '../errors/index.js';
-import { checkSqlParams, withQuerySource, type QuerySourceOptions } from '../readside/index.js';
+import { checkSqlParams, selectSourceVenues, withQuerySource, type QuerySourceOptions } from '../readside/index.js';
 import type { ReadSideConfig } from '../config/index.js';
 import { collectPageData, type CollectOptions } from './collect.js';
 import { renderHtml } from './render-html.js';
@@ -13,6 +13,7 @@ export const DEFAULT_TITLE = 'venue-etl dashboard';
 export interface DashboardRequest {
   readonly from?: string;
   readonly to?: string;
+  /** Venue ids, id prefixes or names (an entry may list several, comma-separated: `--venues` as typed). */
   readonly venues?: readonly string[];
   readonly tz?: string;
   readonly topN?: number;
@@ -30,17 +31,18 @@ export interface DashboardPage {
 
 /** Refuses what no page can be made from (exit 2), before anything is opened. */
 export function checkDashboardRequest(request: DashboardRequest): void {
-  checkSqlParams({ from: request.from, to: request.to, venues: request.venues });
+  // Venue names and id prefixes need the warehouse: dashboardPage resolves them on it.
+  checkSqlParams({ from: request.from, to: request.to });
   if (request.tz !== undefined && !isTimeZone(request.tz)) {
     throw new UsageError(`--tz must be an IANA time zone, got "${request.tz}"`, 'e.g. --tz UTC or --tz Europe/Madrid');
   }
 }
 
-function collectOptions(request: DashboardRequest): CollectOptions {
+function collectOptions(request: DashboardRequest, venues: readonly string[] | undefined): CollectOptions {
   return {
     from: request.from,
     to: request.to,
-    venues: request.venues,
+    venues,
     tz: request.tz ?? 'UTC',
     topN: request.topN ?? DEFAULT_TOP_N,
     staleAfterDays: request.staleAfterDays ?? 2,
@@ -52,13 +54,16 @@ function collectOptions(request: DashboardRequest): CollectOptions {
 /** The page from an open connection (the live server keeps its own). */
 export async function dashboardPage(connection: Parameters<typeof collectPageData>[0], request: DashboardRequest): Promise<DashboardPage> {
   checkDashboardRequest(request);
-  const data = await collectPageData(connection, collectOptions(request));
+  const venues = await selectSourceVenues(connection, request.venues);
+  const data = await collectPageData(connection, collectOptions(request, venues));
   return { html: renderHtml(data), venues: data.venues.length, days: data.days.length, hourly: data.peak !== null };
 }
 
 /** Reads the warehouse (or with `parquet` its export) and makes the page. */
 export async function buildDashboard(
-  paths: Pick<ReadSideConfig, 'warehouse' | 'parquet'> & { readonly query?: Pick<ReadSideConfig['query'], 'memoryLimit'> },
+  paths: Pick<ReadSideConfig, 'warehouse' | 'parquet'> & { readonly query?: Pick<ReadSideConfig['query'], 'memoryLimit'> } & Partial<
+      Pick<ReadSideConfig, 'scope' | 'endpoints'>
+    >,
   parquet: boolean,
   request: DashboardRequest,
   options: QuerySourceOptions = {},

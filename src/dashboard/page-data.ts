@@ -7,7 +7,8 @@ export type Count = number | null;
 
 export interface VenueEntry {
   readonly id: string;
-  readonly name: string | null;
+  /** How the reports show the venue: its name, with the short id where names repeat or are missing. */
+  readonly label: string;
   /** Rank by devices detected (venue-ranking); null for a venue with summaries only. */
   readonly rank: number | null;
   readonly detected: Count;

@@ -16,8 +16,8 @@ const json = z.unknown();
 export const REPORT_ROWS = {
   'venue-ranking': z.object({
     rank: z.number(),
+    venue: text,
     venue_id: text,
-    name: text.nullable(),
     detected: count,
     authenticated: count,
     authenticated_share: count,
@@ -26,10 +26,11 @@ export const REPORT_ROWS = {
   }),
   'daily-devices': z.object({ venue_id: text, day, detected: count, authenticated: count, authenticated_share: count }),
   'daily-logins': z.object({ venue_id: text, day, logins: count, unique_logins: count }),
-  'users-summary': z.object({ venue_id: text, period_start: day, period_end: day, confirmed_users: count, returning_users: count }),
+  'users-summary': z.object({ venue: text, venue_id: text, period_start: day, period_end: day, confirmed_users: count, returning_users: count }),
   'remarketing-trend': z.object({ venue_id: text, day, embeds: count }),
-  'login-method-shares': z.object({ venue_id: text, method: text, logins: count, share: count }),
+  'login-method-shares': z.object({ venue: text, venue_id: text, method: text, logins: count, share: count }),
   'rating-distribution': z.object({
+    venue: text,
     venue_id: text,
     month: text,
     rates: count,
@@ -40,7 +41,7 @@ export const REPORT_ROWS = {
     rated_4: count,
     rated_5: count,
   }),
-  'rating-request-funnel': z.object({ venue_id: text, sent: count, opened: count, rated: count, commented: count }),
+  'rating-request-funnel': z.object({ venue: text, venue_id: text, sent: count, opened: count, rated: count, commented: count }),
   'peak-hours': z.object({
     venue_id: text,
     stream: text,

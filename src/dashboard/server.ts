@@ -5,6 +5,7 @@ import type { Logger } from '../log/index.js';
 import { scrubSecrets } from '../log/index.js';
 import { openWarehouseSource } from '../readside/index.js';
 import { authorizationChecker } from '../receiver/authorization.js';
+import type { VenueLabelInput } from '../venue-names/index.js';
 import { dashboardPage, type DashboardRequest } from './generate.js';
 
 export interface DashboardServerOptions {
@@ -12,6 +13,8 @@ export interface DashboardServerOptions {
   readonly port: number;
   readonly warehousePath: string;
   readonly request: () => DashboardRequest;
+  /** The config's venue names (src/venue-names), shown on the page. */
+  readonly labels?: VenueLabelInput;
   readonly logger: Logger;
   /** dashboard.authorization: the complete `Authorization` header a request must carry (401 otherwise). */
   readonly authorization?: string;
@@ -33,7 +36,11 @@ export async function startDashboardServer(options: DashboardServerOptions): Pro
   let inFlight: Promise<string> | undefined;
   const makePage = (): Promise<string> => {
     inFlight ??= (async () => {
-      const source = await openWarehouseSource(options.warehousePath, { shareWithWriters: true, logger: options.logger });
+      const source = await openWarehouseSource(options.warehousePath, {
+        shareWithWriters: true,
+        logger: options.logger,
+        ...(options.labels ? { labels: options.labels } : {}),
+      });
       try {
         return (await dashboardPage(source.connection, { ...options.request(), now: new Date() })).html;
       } finally {

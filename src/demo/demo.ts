@@ -8,7 +8,7 @@ import type { Logger } from '../log/index.js';
 import { runSync } from '../runner/sync-job.js';
 import type { RunResult } from '../runner/execute-run.js';
 import { startSimulator } from '../simulator/index.js';
-import { openWarehouse } from '../warehouse/index.js';
+import { jsonRows, runReadOnly, withQuerySource } from '../readside/index.js';
 import { sql } from '../warehouse/sql-files.js';
 
 export interface DemoOptions {
@@ -39,10 +39,12 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
   try {
     const warehousePath = join(options.dir, 'warehouse.duckdb');
     const parquetDir = join(options.dir, 'parquet');
+    // The world's venue names go into the config: the reports and the dashboard show them.
+    const venueEntries = simulator.world.venues.map((v) => ({ id: v.id, name: v.name }));
     const config = resolveConfig(
       {
         api: { baseUrl: simulator.url, token: simulator.token, concurrency: 8 },
-        scope: { venues: simulator.world.venues.map((v) => v.id), projects: simulator.world.projects.map((p) => p.id) },
+        scope: { venues: venueEntries, projects: simulator.world.projects.map((p) => p.id) },
         warehouse: { path: warehousePath },
         parquet: { dir: parquetDir },
       },
@@ -54,22 +56,18 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
     // A config for the read-side commands (sql, report, check, status) on the demo's files.
     const followUp = join(options.dir, 'venue-etl.config.json');
     // Relative paths in a config are resolved against its folder: the files sit beside it.
-    writeFileSync(followUp, `${JSON.stringify({ warehouse: { path: 'warehouse.duckdb' }, parquet: { dir: 'parquet' } }, null, 2)}\n`);
+    // The venues with their names, so that the follow-up reports show them too.
+    const followUpConfig = { scope: { venues: venueEntries }, warehouse: { path: 'warehouse.duckdb' }, parquet: { dir: 'parquet' } };
+    writeFileSync(followUp, `${JSON.stringify(followUpConfig, null, 2)}\n`);
 
-    const warehouse = await openWarehouse(warehousePath, { readOnly: true });
-    let tables: Record<string, unknown>[];
-    let venues: Record<string, unknown>[];
-    try {
-      tables = await warehouse.query(sql('demo/table-counts.sql'));
-      venues = await warehouse.query(sql('demo/venue-summary.sql'));
-    } finally {
-      await warehouse.close();
-    }
+    const [tables, venues] = await withQuerySource(config, false, async (source) => [
+      jsonRows(await runReadOnly(source.connection, sql('demo/table-counts.sql'))),
+      jsonRows(await runReadOnly(source.connection, sql('demo/venue-summary.sql'))),
+    ]);
     const dashboard = writeDashboardFile(
       join(options.dir, 'dashboard.html'),
       (await buildDashboard(config, false, { title: 'venue-etl demo dashboard', staleAfterDays: config.sync.staleAfterDays })).html,
     );
-    const names = new Map(simulator.world.venues.map((v) => [v.id, v.name]));
     const lines = [
       '',
       `venue-etl demo: simulator at ${simulator.url} (${simulator.world.venues.length} venues, ${simulator.world.projects.length} projects)`,
@@ -84,7 +82,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
       `  ${'venue'.padEnd(28)} ${'detected'.padStart(9)} ${'authenticated'.padStart(13)} ${'logins'.padStart(7)} ${'ratings'.padStart(7)}`,
       ...venues.map(
         (v) =>
-          `  ${String(names.get(String(v.venue_id)) ?? v.venue_id)
+          `  ${String(v.venue)
             .slice(0, 28)
             .padEnd(
               28,

@@ -67,6 +67,9 @@ export const ERROR_RULES = {
   VENUE_ETL_CONFIG: usage,
   VENUE_ETL_CONFIG_MISSING: usage,
   VENUE_ETL_UNKNOWN_STREAM: usage,
+  /** `--venues` named no known venue, or a prefix or name that fits several (the message lists them). */
+  VENUE_ETL_UNKNOWN_VENUE: usage,
+  VENUE_ETL_AMBIGUOUS_VENUE: usage,
   VENUE_ETL_TEST_NOW: usage,
   VENUE_ETL_INTERNAL: failed,
   VENUE_DASHBOARD_REPORT_SHAPE: failed,

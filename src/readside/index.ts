@@ -14,3 +14,4 @@ export { alignedTable, type TableLayout } from '../infra/text-table.js';
 export type { QueryResult, ResultColumn } from './query-result.js';
 export { checkSqlParams, type SqlParams } from './variables.js';
 export { jsonValue, type JsonValue } from './values.js';
+export { selectSourceVenues } from './venue-selection.js';

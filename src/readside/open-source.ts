@@ -3,12 +3,23 @@ import { isS3Target } from '../lake/target.js';
 import { openParquetSource } from './parquet-source.js';
 import { watched, type WatchOptions } from './watchdog.js';
 import { openWarehouseSource, type QuerySource, type WarehouseSourceOptions } from './warehouse-source.js';
+import { BUILT_IN_LABEL_INPUT, venueLabelInput, type VenueLabelInput } from '../venue-names/index.js';
 
 /** Waiting for another process's write lock (see WarehouseSourceOptions), and the watch over the work (watchdog.ts). */
 export type QuerySourceOptions = Pick<WarehouseSourceOptions, 'waitMs' | 'logger'> & Omit<WatchOptions, 'memoryLimit'>;
 
-/** The paths the read side needs, and its limits (query.memoryLimit; defaults apply without them). */
-export type QuerySourcePaths = Pick<Config, 'warehouse' | 'parquet'> & { readonly query?: Pick<Config['query'], 'memoryLimit'> };
+/**
+ * The paths the read side needs, and its limits (query.memoryLimit; defaults apply without them),
+ * and the config's venues and endpoints for the venue labels (src/venue-names): without them
+ * venues are named by the warehouse alone.
+ */
+export type QuerySourcePaths = Pick<Config, 'warehouse' | 'parquet'> & { readonly query?: Pick<Config['query'], 'memoryLimit'> } & Partial<
+    Pick<Config, 'scope' | 'endpoints'>
+  >;
+
+function labelsOf(config: QuerySourcePaths): VenueLabelInput {
+  return config.scope === undefined ? BUILT_IN_LABEL_INPUT : venueLabelInput({ scope: config.scope, endpoints: config.endpoints ?? [] });
+}
 
 /**
  * The warehouse file read-only, or with `--parquet` the exported files behind same-named views:
@@ -17,8 +28,9 @@ export type QuerySourcePaths = Pick<Config, 'warehouse' | 'parquet'> & { readonl
  */
 export function openQuerySource(config: QuerySourcePaths, parquet: boolean, options: QuerySourceOptions = {}): Promise<QuerySource> {
   const memoryLimit = config.query?.memoryLimit ?? DEFAULT_QUERY_MEMORY_LIMIT;
-  if (!parquet) return openWarehouseSource(config.warehouse.path, { ...pick(options), memoryLimit });
-  return isS3Target(config.parquet.dir) ? openLake(config, memoryLimit) : openParquetSource(config.parquet.dir, memoryLimit);
+  const labels = labelsOf(config);
+  if (!parquet) return openWarehouseSource(config.warehouse.path, { ...pick(options), memoryLimit, labels });
+  return isS3Target(config.parquet.dir) ? openLake(config, memoryLimit, labels) : openParquetSource(config.parquet.dir, memoryLimit, labels);
 }
 
 function pick(options: QuerySourceOptions): Pick<WarehouseSourceOptions, 'waitMs' | 'logger'> {
@@ -26,9 +38,9 @@ function pick(options: QuerySourceOptions): Pick<WarehouseSourceOptions, 'waitMs
 }
 
 /** Loaded only for an s3:// lake: it brings the AWS SDK, 200-400 ms to import (see export-parquet.ts). */
-async function openLake(config: QuerySourcePaths, memoryLimit: string): Promise<QuerySource> {
+async function openLake(config: QuerySourcePaths, memoryLimit: string, labels: VenueLabelInput): Promise<QuerySource> {
   const { openS3Source } = await import('./s3-source.js');
-  return openS3Source(config.parquet.dir, config.parquet.s3, memoryLimit);
+  return openS3Source(config.parquet.dir, config.parquet.s3, memoryLimit, labels);
 }
 
 /**

@@ -14,6 +14,8 @@ import { DEFAULT_QUERY_MEMORY_LIMIT } from '../config/schema.js';
 import { dryRunBeside } from './dry-run.js';
 import { lockDown } from './lock-down.js';
 import type { QuerySource } from './warehouse-source.js';
+import { sessionOf } from '../warehouse/session.js';
+import { BUILT_IN_LABEL_INPUT, createVenueLabels, type VenueLabelInput } from '../venue-names/index.js';
 
 /** The Parquet files under a table's folder, every writer's, in a stable order. */
 function parquetFiles(dir: string): string[] {
@@ -74,7 +76,12 @@ export interface ViewSourceSteps {
   readonly files: readonly string[];
   /** query.memoryLimit. */
   readonly memoryLimit: string;
+  /** The config's venue names and venue streams (default: none, the built-in streams). */
+  readonly labels?: VenueLabelInput;
 }
+
+/** Tables the venue labels read (sql/views/venue-labels.sql). */
+const LABEL_TABLES = ['venues', 'sync_cursors'];
 
 /**
  * An in-memory DuckDB whose views are named like the warehouse tables (the `statements`), with
@@ -95,6 +102,12 @@ export async function sourceOverViews(
     if (hasRoles) await connection.run(sql('views/current-roles.sql'));
     // The reports' shared row selections: macros only, so the migration runs as it is here.
     await createReportMacros(connection);
+    // A lake exported without the tables the labels read (export --tables) gets them empty, as
+    // a table exported with no rows: every venue is then shown by its short id.
+    if (LABEL_TABLES.some((table) => !statements.some((s) => s.startsWith(`CREATE VIEW "${table}" `)))) {
+      await connection.run(sql('views/venue-label-tables.sql'));
+    }
+    await createVenueLabels(sessionOf(connection), steps.labels ?? BUILT_IN_LABEL_INPUT);
     await lockDown(connection, { memoryLimit: steps.memoryLimit, files: steps.files });
   } catch (error) {
     connection.closeSync();
@@ -119,7 +132,7 @@ export async function sourceOverViews(
  * export in a local folder — every writer's files and manifests in it — so the same SQL runs on
  * both and needs no lock on the warehouse file.
  */
-export async function openParquetSource(dir: string, memoryLimit: string = DEFAULT_QUERY_MEMORY_LIMIT): Promise<QuerySource> {
+export async function openParquetSource(dir: string, memoryLimit: string = DEFAULT_QUERY_MEMORY_LIMIT, labels?: VenueLabelInput): Promise<QuerySource> {
   const root = resolve(dir);
   if (existsSync(root) && !statSync(root).isDirectory()) throw exportNotAFolder(root);
   const entries = tableEntries(localManifests(root));
@@ -133,5 +146,5 @@ export async function openParquetSource(dir: string, memoryLimit: string = DEFAU
   if (statements.length === 0) throw parquetMissing(dir);
   const instance = await DuckDBInstance.create(':memory:');
   const connection = await instance.connect();
-  return sourceOverViews(instance, connection, statements, { files, memoryLimit });
+  return sourceOverViews(instance, connection, statements, { files, memoryLimit, ...(labels ? { labels } : {}) });
 }

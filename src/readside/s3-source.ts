@@ -11,6 +11,7 @@ import { isManifestName, tableEntries } from './lake-manifests.js';
 import { sourceOverViews, viewSql } from './parquet-source.js';
 import { DEFAULT_QUERY_MEMORY_LIMIT } from '../config/schema.js';
 import type { QuerySource } from './warehouse-source.js';
+import type { VenueLabelInput } from '../venue-names/index.js';
 
 /**
  * Loads httpfs from DuckDB's extension folder. Never INSTALL: a query command does not download
@@ -54,7 +55,12 @@ async function createSecret(connection: DuckDBConnection, secret: DuckdbS3Secret
  * uses; every writer's manifest is read through the object store, every writer's files by glob.
  * (This path needs httpfs, which the test machine cannot load: only its refusal is tested there.)
  */
-export async function openS3Source(dir: string, settings: S3SettingsInput | undefined, memoryLimit: string = DEFAULT_QUERY_MEMORY_LIMIT): Promise<QuerySource> {
+export async function openS3Source(
+  dir: string,
+  settings: S3SettingsInput | undefined,
+  memoryLimit: string = DEFAULT_QUERY_MEMORY_LIMIT,
+  labels?: VenueLabelInput,
+): Promise<QuerySource> {
   const parsed = parseS3Target(dir);
   if ('problem' in parsed) throw new EtlError('VENUE_LAKE_TARGET', `parquet.dir ${parsed.problem}`, { hint: 'Write parquet.dir as s3://bucket/prefix.' });
   const target = parsed.target;
@@ -100,5 +106,10 @@ export async function openS3Source(dir: string, settings: S3SettingsInput | unde
   }
   // The sealed instance may open exactly these objects: COPY TO, ATTACH, INSTALL, local files,
   // other buckets and prefixes are refused (checked without httpfs in test/readside/lake-s3-read.test.ts).
-  return sourceOverViews(instance, connection, statements, { prepare: (c) => createSecret(c, secret), files, memoryLimit });
+  return sourceOverViews(instance, connection, statements, {
+    prepare: (c) => createSecret(c, secret),
+    files,
+    memoryLimit,
+    ...(labels ? { labels } : {}),
+  });
 }

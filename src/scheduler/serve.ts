@@ -13,6 +13,7 @@ import { sendJson } from '../infra/send-json.js';
 import { acquireServeLock } from './serve-lock.js';
 import { serveHealth } from './serve-health.js';
 import { startServeOps, type ServeOps } from '../ops/index.js';
+import { venueLabelInput } from '../venue-names/index.js';
 
 export interface RunningServe {
   readonly scheduler: Scheduler;
@@ -97,6 +98,7 @@ export async function startServe(config: Config, jobs: readonly JobDefinition[],
         port: config.dashboard.port,
         warehousePath: config.warehouse.path,
         request: () => ({ tz: config.dashboard.timezone, staleAfterDays: config.sync.staleAfterDays }),
+        labels: venueLabelInput(config),
         logger: logger.child({ component: 'dashboard' }),
         ...(config.dashboard.authorization === undefined ? {} : { authorization: config.dashboard.authorization }),
       });

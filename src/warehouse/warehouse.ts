@@ -20,6 +20,8 @@ import { planReset, resetIn, type ResetCounts, type ResetSelection } from './res
 import { eventMergeSession, forgetJournalSegment, type EventMergeSession } from './event-merge.js';
 import { doneSliceKeys, finishBackfill, openBackfill, planBackfillSlices, resetBackfill, type BackfillSlicePlan, type BackfillState } from './backfills.js';
 import type { SliceKeySet } from '../plan/index.js';
+import { createVenueLabels, readVenueCandidates, type VenueLabelInput } from './venue-labels.js';
+import type { VenueCandidate } from './venue-candidate.js';
 
 export interface OpenBackfillOptions {
   /** Defaults to backfillId(command, params). */
@@ -282,6 +284,16 @@ export class Warehouse {
 
   async backfillDoneSlices(backfillId: string): Promise<SliceKeySet> {
     return doneSliceKeys({ connection: await this.readConnection() }, backfillId);
+  }
+
+  /**
+   * Every venue known to the warehouse and the config (sql/views/venue-labels.sql, made on this
+   * connection only): what `reset --venues` resolves names and id prefixes against, under the lock.
+   */
+  async venueCandidates(input: VenueLabelInput): Promise<VenueCandidate[]> {
+    const session = sessionOf(await this.readConnection());
+    await createVenueLabels(session, input);
+    return readVenueCandidates(session);
   }
 
   /** What `reset` would forget and delete, per stream (a read). */

@@ -72,9 +72,12 @@ describe('venue-etl init', () => {
   it('with the token set, checks access with one request and names the account', async () => {
     const dir = join(root, 'checked');
     const seen = sim.requests.length;
-    const venues = sim.world.venues.map((v) => v.id).join(',');
+    const [first, second] = sim.world.venues.map((v) => v.id);
+    // ID=NAME names a venue in the written config.
+    const venues = `${first}=North Hostel Lisbon,${second}`;
     const run = await runCli(['init', '--dir', dir, '--base-url', sim.url, '--venues', venues], { env: childEnv({ VENUE_API_TOKEN: 'init-secret-token' }) });
     expect(run.code, describeRun(run)).toBe(0);
+    expect(JSON.parse(readFileSync(join(dir, 'venue-etl.config.json'), 'utf8')).scope.venues).toEqual([{ id: first, name: 'North Hostel Lisbon' }, second]);
     const me = sim.world.me;
     expect(run.stdout).toContain(`access ok: ${sim.url} accepted the token of ${me.fullName} <${me.email}> (account ${me.id})`);
     expect(run.stdout).toContain('scope: 2 venues, 0 projects');

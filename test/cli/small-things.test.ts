@@ -70,11 +70,13 @@ describe('venue-etl simulate', () => {
     const url = sim.output().split('\n')[0]!;
     const snippet = JSON.parse(sim.output().slice(sim.output().indexOf('{'))) as {
       api: { baseUrl: string; token: string };
-      scope: { venues: string[]; projects: string[] };
+      scope: { venues: { id: string; name: string }[]; projects: string[] };
     };
     expect(snippet.api).toEqual({ baseUrl: url, token: 'snippet-token' });
+    // The world's venues with their names: reports and the dashboard show them.
     expect(snippet.scope.venues).toHaveLength(2);
-    expect(sim.output()).toContain(`venues: ${snippet.scope.venues.join(',')}`);
+    for (const venue of snippet.scope.venues) expect(venue).toEqual({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), name: expect.stringMatching(/\S/) });
+    expect(sim.output()).toContain(`venues: ${snippet.scope.venues.map((v) => v.id).join(',')}`);
     sim.child.kill('SIGTERM');
   });
 

@@ -57,13 +57,13 @@ describe('the live dashboard in serve', () => {
       expect(first.headers.get('content-type')).toMatch(/^text\/html/);
       const data = embeddedData(await first.text());
       expect(data.tz).toBe('Europe/Madrid');
-      const venues = data.venues as { id: string; name: string | null }[];
+      const venues = data.venues as { id: string; label: string }[];
       expect(venues).toHaveLength(4);
 
       // Live: a change in the warehouse shows on the next request.
       await onFile(demo.warehouse, [`INSERT OR REPLACE INTO venues (venue_id, name) VALUES ('${venues[0]!.id}', 'Renamed Live')`]);
       const second = embeddedData(await (await fetch(`${serve.dashboardUrl}/`)).text());
-      expect((second.venues as { name: string | null }[])[0]!.name).toBe('Renamed Live');
+      expect((second.venues as { label: string }[])[0]!.label).toBe('Renamed Live');
       expect((await fetch(`${serve.dashboardUrl}/`, { method: 'POST' })).status).toBe(405);
       expect((await fetch(`${serve.dashboardUrl}/users/`)).status).toBe(404);
     } finally {

@@ -41,7 +41,17 @@ describe('venue-etl demo (npm start)', () => {
 
     // The config it leaves behind drives the read-side commands; its paths mean "beside this file".
     const followUp = join(dir, 'demo-data', 'venue-etl.config.json');
-    expect(JSON.parse(readFileSync(followUp, 'utf8')).warehouse.path).toBe('warehouse.duckdb');
+    const followUpConfig = JSON.parse(readFileSync(followUp, 'utf8')) as { warehouse: { path: string }; scope: { venues: { id: string; name: string }[] } };
+    expect(followUpConfig.warehouse.path).toBe('warehouse.duckdb');
+    // It names the simulator's venues: the reports show those names ("North Hostel Lisbon", not a00faf44).
+    const ranking = await runCli(['report', 'venue-ranking', '--format', 'json', '--config', followUp], { cwd: dir, env: childEnv() });
+    expect(ranking.code, ranking.stderr).toBe(0);
+    const names = new Map(followUpConfig.scope.venues.map((v) => [v.id, v.name]));
+    const rows = JSON.parse(ranking.stdout) as { venue_id: string; venue: string }[];
+    expect(rows).toHaveLength(names.size);
+    // The name, with the short id only where two venues share it.
+    for (const r of rows) expect([names.get(r.venue_id), `${names.get(r.venue_id)} (${r.venue_id.slice(0, 8)})`]).toContain(r.venue);
+    expect(run.stdout).toContain(`  ${String(followUpConfig.scope.venues[0]!.name).slice(0, 28)}`);
     const check = await runCli(['check', '--config', followUp], { cwd: dir, env: childEnv() });
     expect(check.code, check.stdout + check.stderr).toBe(0);
     const parquet = await runCli(['sql', 'SELECT count(*) AS n FROM series_points', '--parquet', '--format', 'csv', '--config', followUp], {
@@ -72,7 +82,8 @@ describe('venue-etl demo (npm start)', () => {
     const again = await runCli(['demo', '--dir', 'demo-data'], { cwd: dir, env: machineClockEnv(), timeoutMs: 120_000 });
     expect(again.code, again.stderr).toBe(0);
     expect(summaryNumber(again.stdout, /(\d+) rows written/)).toBe(0);
-  });
+    // Two demos and a dozen commands, each a process of its own: 95 s on a loaded 2-core machine.
+  }, 300_000);
 });
 
 describe('npx venue-etl in the checkout', () => {

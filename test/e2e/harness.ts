@@ -57,7 +57,8 @@ export interface ConfigOverrides {
   readonly warehousePath?: string;
   readonly api?: Readonly<Record<string, unknown>>;
   readonly sync?: Readonly<Record<string, unknown>>;
-  readonly scope?: { readonly venues?: readonly string[]; readonly projects?: readonly string[] };
+  /** Venue ids, or `{id, name}` entries (scope.venues takes both). */
+  readonly scope?: { readonly venues?: readonly (string | { readonly id: string; readonly name?: string })[]; readonly projects?: readonly string[] };
   /** Other top-level blocks (notify, metrics, lineage, freshness…), written as given. */
   readonly blocks?: Readonly<Record<string, unknown>>;
 }

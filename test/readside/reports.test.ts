@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportParquet } from '../../src/export/index.js';
 import { listNamedSql, loadNamedSql, openParquetSource, openWarehouseSource, type SqlParams } from '../../src/readside/index.js';
 import { variableStatements } from '../../src/readside/variables.js';
+import { sql } from '../../src/warehouse/sql-files.js';
 import { DAYS, report, repoRoot, runCli, runOnFile, seededWarehouse, tempDir, utcDay, V1, V2, withFile, useSeededCli } from './fixture.js';
 
 const REQUIRED = ['daily-devices', 'daily-logins', 'login-method-shares', 'rating-distribution', 'remarketing-trend', 'venue-access', 'freshness'];
@@ -113,6 +114,8 @@ describe('named reports', () => {
 
   it('each file runs as is in a DuckDB session after SET VARIABLE, as in the DuckDB CLI', async () => {
     await withFile(warehouse, async (query) => {
+      // The venue labels the reports show, as the DuckDB CLI makes them (sql/README.md).
+      await query(sql('views/venue-labels.sql'));
       // V1 is loaded by the day, V2 by the hour (peak-hours reads hours only).
       for (const statement of variableStatements({ from: utcDay(-30), to: utcDay(-1), venues: [V1, V2], staleAfterDays: 2 })) await query(statement);
       for (const { name, text } of listNamedSql('reports')) {
@@ -189,11 +192,13 @@ describe('venue-etl report (CLI)', () => {
     const run = await runCli(['report', 'daily-devices', '--config', config, '--venues', V1, '--from', utcDay(-3), '--to', utcDay(-2), '--format', 'csv']);
     expect(run.code, run.stderr).toBe(0);
     const lines = run.stdout.trimEnd().split('\r\n');
-    expect(lines[0]).toBe('venue_id,day,detected,authenticated,authenticated_share,unique_detected,unique_authenticated,loaded_grain');
-    expect(lines.slice(1).map((l) => l.split(',').slice(0, 2).join(','))).toEqual([`${V1},${utcDay(-3)}`, `${V1},${utcDay(-2)}`]);
+    expect(lines[0]).toBe('venue,venue_id,day,detected,authenticated,authenticated_share,unique_detected,unique_authenticated,loaded_grain');
+    // V1's label: the name the receiver's events gave it.
+    expect(lines.slice(1).map((l) => l.split(',').slice(0, 3).join(','))).toEqual([`Café Central,${V1},${utcDay(-3)}`, `Café Central,${V1},${utcDay(-2)}`]);
     const table = await runCli(['report', 'venue-access', '--config', config]);
     expect(table.code, table.stderr).toBe(0);
-    expect(table.stdout).toMatch(/^venue_id\s+account_id\s+email/);
+    expect(table.stdout).toMatch(/^venue\s+venue_id\s+account_id\s+email/);
+    expect(table.stdout).toMatch(new RegExp(`^Café Central\\s+${V1}\\s`, 'm'));
     expect(table.stdout).toContain('(3 rows)');
   });
 

@@ -44,17 +44,30 @@ const REWRITTEN: { kind: NamedSqlKind; name: string; params: SqlParams[]; ties?:
   { kind: 'checks', name: 'summary-duplicate-keys', params: [{}], ties: true },
 ];
 
+/**
+ * The columns that name a venue, left out of the comparison: the reports now show the venue's
+ * label (`venue`, sql/views/venue-labels.sql) where the earlier ranking showed the events' `name`;
+ * how a venue is named is not what the rewrites changed.
+ */
+const withoutVenueNames = (rows: unknown[]): unknown[] =>
+  rows.map((row) => {
+    if (typeof row !== 'object' || row === null) return row;
+    const { venue: _venue, name: _name, ...rest } = row as Record<string, unknown>;
+    return rest;
+  });
+
 /** Both texts' rows under each set of parameters, as JSON values (what `--format json` prints). */
 async function bothResults(warehouse: string, kind: NamedSqlKind, name: string, params: readonly SqlParams[]) {
   const current = loadNamedSql(kind, name);
   const before = { ...current, text: readFileSync(join(repoRoot, 'bench', 'big-warehouse-baseline', `${name}.sql`), 'utf8') };
   expect(before.text).not.toBe(current.text);
+  const strip = kind === 'reports' ? withoutVenueNames : (rows: unknown[]) => rows;
   const source = await openWarehouseSource(warehouse);
   try {
     const results: { params: SqlParams; expected: unknown[]; actual: unknown[] }[] = [];
     for (const p of params) {
-      const expected = z.array(z.unknown()).parse(JSON.parse(formatJson(await runNamedSql(source.connection, before, p))));
-      const actual = z.array(z.unknown()).parse(JSON.parse(formatJson(await runNamedSql(source.connection, current, p))));
+      const expected = strip(z.array(z.unknown()).parse(JSON.parse(formatJson(await runNamedSql(source.connection, before, p)))));
+      const actual = strip(z.array(z.unknown()).parse(JSON.parse(formatJson(await runNamedSql(source.connection, current, p)))));
       results.push({ params: p, expected, actual });
     }
     return results;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { resolveConfig, ConfigError, dayHorizonDays, maskConfig, summaryGrains } from '../../src/config/index.js';
+import { resolveConfig, ConfigError, dayHorizonDays, maskConfig, printableConfig, summaryGrains } from '../../src/config/index.js';
 import { scrubSecrets } from '../../src/log/index.js';
 
 const V = '00000000-0000-4000-8000-000000000001';
@@ -171,5 +171,41 @@ describe('credentials in api.baseUrl', () => {
 
   it('are masked in log text even when never registered (e.g. shorter than 4 characters)', () => {
     expect(scrubSecrets('GET http://u:pw@host/x failed; mail a@b.c')).toBe('GET http://u:***@host/x failed; mail a@b.c');
+  });
+});
+
+describe('scope.venues: ids, and {id, name} entries', () => {
+  const W = '00000000-0000-4000-8000-000000000002';
+
+  it('reads a plain-id config as before: the ids, no names, and prints it back unchanged', () => {
+    const config = resolveConfig(minimal, { TOKEN: 'x' });
+    expect(config.scope).toEqual({ venues: [V], venueNames: {}, projects: [] });
+    expect(printableConfig(config).scope).toEqual({ venues: [V], projects: [] });
+  });
+
+  it('takes named entries beside plain ids: the ids in order, the names by lower-case id; printed as written', () => {
+    const upper = W.toUpperCase();
+    const config = resolveConfig({ ...minimal, scope: { venues: [V, { id: upper, name: '  North Hostel Lisbon ' }, { id: V }] } }, { TOKEN: 'x' });
+    expect(config.scope.venues).toEqual([V, upper, V]);
+    expect(config.scope.venueNames).toEqual({ [W]: 'North Hostel Lisbon' });
+    expect(printableConfig(config).scope).toEqual({ venues: [V, { id: upper, name: 'North Hostel Lisbon' }, V], projects: [] });
+    // What is printed loads to the same config.
+    expect(resolveConfig({ ...minimal, scope: printableConfig(config).scope }, { TOKEN: 'x' }).scope).toEqual(config.scope);
+  });
+
+  it('refuses a bad entry with its path: not an id, a misspelt key, an empty or multi-line name, two names for one id', () => {
+    const problems = problemsOf(
+      { ...minimal, scope: { venues: [5, { id: V, nmae: 'x' }, { id: V, name: ' ' }, { id: W, name: 'a\nb' }, { id: 'nope', name: 'x' }] } },
+      { TOKEN: 'x' },
+    );
+    expect(problems).toEqual([
+      { path: 'scope.venues[0]', message: 'must be a venue id (UUID) or an object {"id": "<UUID>", "name": "<name>"}' },
+      { path: 'scope.venues[1]', message: 'unknown key "nmae"; did you mean "name"?' },
+      { path: 'scope.venues[2].name', message: expect.stringMatching(/^must be 1–200 characters/) },
+      { path: 'scope.venues[3].name', message: expect.stringMatching(/without line breaks or other control characters/) },
+      { path: 'scope.venues[4].id', message: 'must be a UUID' },
+    ]);
+    const twice = problemsOf({ ...minimal, scope: { venues: [{ id: V, name: 'A' }, V, { id: V.toUpperCase(), name: 'B' }] } }, { TOKEN: 'x' });
+    expect(twice).toEqual([{ path: 'scope.venues[2].name', message: `venue ${V.toUpperCase()} is already named "A" at scope.venues[0]: give it one name` }]);
   });
 });

@@ -1,6 +1,8 @@
 import { ExitCode, UsageError } from '../../errors/index.js';
 import { planBackfillRun, runBackfill } from '../../runner/backfill-job.js';
 import { booleanOption, dateOption, intOption, listOption, stringOption } from '../args.js';
+import { venuesOption, venuesOptionSpec } from '../venues-option.js';
+import { selectConfigVenues } from '../../venue-names/index.js';
 import type { ParsedArgs } from '../command.js';
 import { BUILTIN_STREAMS } from '../../catalogue/index.js';
 import type { Command } from '../command.js';
@@ -31,7 +33,7 @@ export const backfillCommand: Command = {
     from: { type: 'string', description: 'first day (UTC)', valueName: 'DATE' },
     to: { type: 'string', description: 'last day (UTC)', valueName: 'DATE' },
     streams: { type: 'string', description: 'only these streams (default: every analytics stream)', valueName: 'S,S', choices: BUILTIN_STREAMS, list: true },
-    venues: { type: 'string', description: 'only these venues of scope.venues', valueName: 'ID,ID' },
+    venues: venuesOptionSpec('only these venues of scope.venues'),
     shard: SHARD_OPTION,
     'window-days': { type: 'string', description: 'days per slice (default: sync.windowDays)', valueName: 'N' },
     grain: {
@@ -52,7 +54,7 @@ export const backfillCommand: Command = {
     const config = requireApi(loadCommandConfig(args, io), configPath(args));
     const logger = commandLogger(args, io, config);
     const streams = listOption(args, 'streams');
-    const venues = listOption(args, 'venues');
+    const venues = selectConfigVenues(venuesOption(args), config);
     const windowDays = intOption(args, 'window-days', { min: 1, max: 3660 });
     const grain = grainOption(args);
     const shard = shardOption(args, io.env);

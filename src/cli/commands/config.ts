@@ -1,5 +1,5 @@
 import { ExitCode } from '../../errors/index.js';
-import { maskConfig } from '../../config/index.js';
+import { printableConfig } from '../../config/index.js';
 import { scrubSecrets } from '../../log/index.js';
 import { loadCommandConfig } from '../context.js';
 import type { Command } from '../command.js';
@@ -11,7 +11,7 @@ export const configCommand: Command = {
   async run(args, io) {
     const config = loadCommandConfig(args, io);
     // Scrubbed as well: a secret in a key the mask does not know (a URL with a password) is registered.
-    io.stdout.write(`${scrubSecrets(JSON.stringify(maskConfig(config), null, 2))}\n`);
+    io.stdout.write(`${scrubSecrets(JSON.stringify(printableConfig(config), null, 2))}\n`);
     return ExitCode.ok;
   },
 };

@@ -1,6 +1,8 @@
 import { ExitCode } from '../../errors/index.js';
 import { buildDashboard, checkDashboardRequest, writeDashboardFile } from '../../dashboard/index.js';
-import { booleanOption, dateOption, intOption, listOption, stringOption } from '../args.js';
+import { booleanOption, dateOption, intOption, stringOption } from '../args.js';
+import { venuesOption, venuesOptionSpec } from '../venues-option.js';
+import { checkVenuesWhereNothingIsStored } from '../../venue-names/index.js';
 import type { Command } from '../command.js';
 import { readWatch } from '../read-watch.js';
 import { commandLogger, loadReadSideCommandConfig } from '../context.js';
@@ -10,7 +12,7 @@ export const dashboardCommand: Command = {
   summary: 'Write ONE self-contained HTML dashboard of the warehouse (charts, data and code inline; opens offline).',
   options: {
     out: { type: 'string', description: 'the HTML file to write (default dashboard.html)', valueName: 'FILE' },
-    venues: { type: 'string', description: 'only these venues (comma-separated ids)', valueName: 'ID,ID' },
+    venues: venuesOptionSpec(),
     from: { type: 'string', description: 'first day, inclusive (UTC; default the first day held)', valueName: 'DATE' },
     to: { type: 'string', description: 'last day, inclusive (UTC; default the last day held)', valueName: 'DATE' },
     tz: { type: 'string', description: 'IANA time zone of the peak-hours grid (default dashboard.timezone, UTC)', valueName: 'ZONE' },
@@ -21,7 +23,7 @@ export const dashboardCommand: Command = {
     const request = {
       from: dateOption(args, 'from'),
       to: dateOption(args, 'to'),
-      venues: listOption(args, 'venues'),
+      venues: venuesOption(args),
       tz: stringOption(args, 'tz'),
       topN: intOption(args, 'top', { min: 1, max: 1000 }),
     };
@@ -29,10 +31,12 @@ export const dashboardCommand: Command = {
     checkDashboardRequest(request);
     const config = loadReadSideCommandConfig(args, io);
     const logger = commandLogger(args, io, config);
+    const parquet = booleanOption(args, 'parquet');
+    checkVenuesWhereNothingIsStored(request.venues, config, parquet);
     const started = performance.now();
     const page = await buildDashboard(
       config,
-      booleanOption(args, 'parquet'),
+      parquet,
       { ...request, tz: request.tz ?? config.dashboard.timezone, staleAfterDays: config.sync.staleAfterDays },
       { logger, ...readWatch(args, io, config) },
     );

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { buildCatalogue } from '../../catalogue/index.js';
-import { ConfigError, requireApi, resolveConfig, starterConfig, starterEnvExample, TOKEN_VARIABLE, type Config } from '../../config/index.js';
+import { ConfigError, requireApi, resolveConfig, starterConfig, starterEnvExample, TOKEN_VARIABLE, type Config, type VenueEntry } from '../../config/index.js';
 import { ExitCode, UsageError } from '../../errors/index.js';
 import { callerAnswer } from '../../extract/index.js';
 import { clientFor } from '../../runner/open-run.js';
@@ -20,7 +20,7 @@ export const initCommand: Command = {
   summary: `Write a commented ${CONFIG_FILE} and a ${ENV_FILE} into DIR; with ${TOKEN_VARIABLE} set and --base-url, check access with one request.`,
   options: {
     'base-url': { type: 'string', description: 'base address of the venue API', valueName: 'URL' },
-    venues: { type: 'string', description: 'venue ids in scope (comma-separated UUIDs)', valueName: 'ID,ID' },
+    venues: { type: 'string', description: 'venue ids in scope (comma-separated UUIDs); ID=NAME names the venue', valueName: 'ID,ID=NAME' },
     projects: { type: 'string', description: 'project ids in scope (comma-separated UUIDs)', valueName: 'ID,ID' },
     dir: { type: 'string', description: 'where the files go (default: the current folder)', valueName: 'DIR' },
     force: { type: 'boolean', description: 'overwrite existing files' },
@@ -34,7 +34,7 @@ export const initCommand: Command = {
     const document = starterConfig({
       baseUrl: baseUrl ?? PLACEHOLDER_BASE_URL,
       token: `\${${TOKEN_VARIABLE}}`,
-      venues: listOption(args, 'venues') ?? [],
+      venues: (listOption(args, 'venues') ?? []).map(venueEntry),
       projects: listOption(args, 'projects') ?? [],
     });
     // What is written loads: checked with the real loader before anything is written.
@@ -75,6 +75,12 @@ export const initCommand: Command = {
   },
 };
 
+/** `ID` or `ID=NAME` (the first `=` ends the id: a name may hold more). */
+function venueEntry(item: string): VenueEntry {
+  const at = item.indexOf('=');
+  return at < 0 ? item : { id: item.slice(0, at).trim(), name: item.slice(at + 1).trim() };
+}
+
 function validated(document: unknown, io: CommandIo, dir: string): Config {
   // The token is not needed to know the document is valid: a stand-in when it is not set.
   const env = { ...io.env, [TOKEN_VARIABLE]: io.env[TOKEN_VARIABLE] || 'not-set' };
@@ -84,7 +90,7 @@ function validated(document: unknown, io: CommandIo, dir: string): Config {
     if (!(error instanceof ConfigError)) throw error;
     throw new UsageError(
       `the flags do not make a valid config: ${error.problems.map((p) => `${p.path}: ${p.message}`).join('; ')}`,
-      '--base-url takes an http(s) URL, --venues and --projects comma-separated UUIDs',
+      '--base-url takes an http(s) URL, --venues and --projects comma-separated UUIDs (a venue may be ID=NAME)',
     );
   }
 }

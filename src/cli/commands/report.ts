@@ -8,9 +8,12 @@ import {
   OUTPUT_FORMATS,
   parseFormat,
   runNamedSql,
+  selectSourceVenues,
   withQuerySource,
 } from '../../readside/index.js';
-import { booleanOption, dateOption, listOption, stringOption } from '../args.js';
+import { booleanOption, dateOption, stringOption } from '../args.js';
+import { venuesOption, venuesOptionSpec } from '../venues-option.js';
+import { checkVenuesWhereNothingIsStored } from '../../venue-names/index.js';
 import type { Command } from '../command.js';
 import { commandLogger, loadReadSideCommandConfig } from '../context.js';
 import { fitLines } from '../../infra/text-wrap.js';
@@ -26,7 +29,7 @@ export const reportCommand: Command = {
   maxPositionals: 1,
   positionalChoices: () => listNamedSql('reports').map((r) => r.name),
   options: {
-    venues: { type: 'string', description: 'only these venues (comma-separated ids)', valueName: 'ID,ID' },
+    venues: venuesOptionSpec(),
     from: { type: 'string', description: 'first day, inclusive (UTC)', valueName: 'DATE' },
     to: { type: 'string', description: 'last day, inclusive (UTC)', valueName: 'DATE' },
     tz: { type: 'string', description: 'IANA time zone the hours and weekdays of peak-hours are read in (default UTC)', valueName: 'ZONE' },
@@ -60,10 +63,7 @@ export const reportCommand: Command = {
         ),
       );
       io.stdout.write(
-        fitLines(
-          '\nRun one with `venue-etl report NAME [--venues ID,ID] [--from DATE] [--to DATE] [--tz ZONE] [--format table|csv|json] [--parquet]`.\n',
-          width,
-        ),
+        fitLines('\nRun one with `venue-etl report NAME [--venues V,V] [--from DATE] [--to DATE] [--tz ZONE] [--format table|csv|json] [--parquet]`.\n', width),
       );
       return ExitCode.ok;
     }
@@ -71,17 +71,29 @@ export const reportCommand: Command = {
     const format = parseFormat(stringOption(args, 'format'));
     const from = dateOption(args, 'from');
     const to = dateOption(args, 'to');
-    const venues = listOption(args, 'venues');
+    const venues = venuesOption(args);
     const tz = stringOption(args, 'tz');
     // Before the warehouse is opened: a bad argument is exit 2 whether or not the file exists.
-    checkSqlParams({ from, to, venues, tz });
+    // Venue names and id prefixes need the warehouse: they are resolved on it.
+    checkSqlParams({ from, to, tz });
     const config = loadReadSideCommandConfig(args, io);
     const logger = commandLogger(args, io, config);
+    const parquet = booleanOption(args, 'parquet');
+    checkVenuesWhereNothingIsStored(venues, config, parquet);
     const result = await withQuerySource(
       config,
-      booleanOption(args, 'parquet'),
-      (source) =>
-        runNamedSql(source.connection, report, { from, to, venues, tz, staleAfterDays: config.sync.staleAfterDays, staleTargets: config.freshness.streams }),
+      parquet,
+      async (source) => {
+        const ids = await selectSourceVenues(source.connection, venues);
+        return runNamedSql(source.connection, report, {
+          from,
+          to,
+          venues: ids,
+          tz,
+          staleAfterDays: config.sync.staleAfterDays,
+          staleTargets: config.freshness.streams,
+        });
+      },
       { logger, ...readWatch(args, io, config) },
     );
     io.stdout.write(formatResult(result, format, width));

@@ -4,8 +4,11 @@ import { ExitCode, UsageError } from '../../errors/index.js';
 import { closestName } from '../../infra/did-you-mean.js';
 import { alignedTable } from '../../infra/text-table.js';
 import { LOCK_WAIT_MS } from '../../runner/sync-job.js';
-import { newRunId, openWarehouseWhenFree, type ResetCounts, type ResetSelection } from '../../warehouse/index.js';
+import { newRunId, openWarehouseWhenFree, type ResetCounts, type ResetSelection, type Warehouse } from '../../warehouse/index.js';
+import { checkVenuesWhereNothingIsStored, idsOnly, KNOWN_VENUES_SELECTION, selectVenues, venueLabelInput } from '../../venue-names/index.js';
+import type { Config } from '../../config/index.js';
 import { booleanOption, dateOption, listOption } from '../args.js';
+import { venuesOption, venuesOptionSpec } from '../venues-option.js';
 import type { Command } from '../command.js';
 import { commandLogger, loadCredentialFreeCommandConfig } from '../context.js';
 
@@ -15,7 +18,7 @@ export const resetCommand: Command = {
     'Forget the cursors (and with --rows the rows) of streams, venues and days, so that the next sync extracts them again. Prints what it will do; changes nothing without --yes; one transaction.',
   options: {
     streams: { type: 'string', description: 'streams to reset (default: all)', valueName: 'S,S', choices: BUILTIN_STREAMS, list: true },
-    venues: { type: 'string', description: 'venue or project ids (default: all)', valueName: 'ID,ID' },
+    venues: venuesOptionSpec('venue or project ids, or venue id prefixes (8+ characters) or names, comma-separated (default: all)'),
     from: { type: 'string', description: 'forget from this day on: cursors move back to the day before (default: forget them)', valueName: 'DATE' },
     to: { type: 'string', description: 'with --rows: last day whose rows are deleted (default: no end)', valueName: 'DATE' },
     rows: { type: 'boolean', description: 'delete the series and summary rows of the selection too' },
@@ -38,12 +41,15 @@ export const resetCommand: Command = {
     const rows = booleanOption(args, 'rows');
     if (to !== undefined && !rows) throw new UsageError('--to bounds the rows deleted: it needs --rows', 'cursors always move back to the day before --from');
     if (from !== undefined && to !== undefined && to < from) throw new UsageError(`--to ${to} is before --from ${from}`);
-    const venues = listOption(args, 'venues');
-    const selection: ResetSelection = { streams, rows, ...(venues ? { scopes: venues } : {}), ...(from ? { from } : {}), ...(to ? { to } : {}) };
+    const venues = venuesOption(args);
 
     const logger = commandLogger(args, io, config, 'warn');
+    checkVenuesWhereNothingIsStored(venues, config);
     const warehouse = await openWarehouseWhenFree(config.warehouse.path, { waitMs: LOCK_WAIT_MS, logger, signal: io.signal });
     try {
+      // Under the lock: the venues a name or prefix is resolved against are those this reset changes.
+      const scopes = venues === undefined ? undefined : await selectResetVenues(warehouse, venues, config);
+      const selection: ResetSelection = { streams, rows, ...(scopes ? { scopes } : {}), ...(from ? { from } : {}), ...(to ? { to } : {}) };
       const plan = await warehouse.planReset(selection);
       io.stdout.write(describe(selection, plan, config.warehouse.path));
       if (!booleanOption(args, 'yes')) {
@@ -62,6 +68,12 @@ export const resetCommand: Command = {
     }
   },
 };
+
+/** Whole ids (venues or projects) as given; venue names and id prefixes among the venues the warehouse and the config know. */
+async function selectResetVenues(warehouse: Warehouse, texts: readonly string[], config: Config): Promise<string[]> {
+  const candidates = idsOnly(texts) ? [] : await warehouse.venueCandidates(venueLabelInput(config));
+  return selectVenues(texts, candidates, KNOWN_VENUES_SELECTION);
+}
 
 function dayBefore(date: string): string {
   return addDays(date, -1);

@@ -80,7 +80,8 @@ export const simulateCommand: Command = {
       baseUrl: simulator.url,
       token: simulator.token,
       tokenNote: 'The local simulator\'s token (venue-etl simulate --token). A real API token stays out of the file: "${VENUE_API_TOKEN}".',
-      venues: simulator.world.venues.map((v) => v.id),
+      // Named: reports, status and the dashboard then show the world's names, and --venues takes them.
+      venues: simulator.world.venues.map((v) => ({ id: v.id, name: v.name })),
       projects: simulator.world.projects.map((p) => p.id),
     };
     if (configOut === undefined) {

@@ -2,6 +2,8 @@ import { UsageError } from '../../errors/index.js';
 import { runSync } from '../../runner/sync-job.js';
 import { dateOption, listOption } from '../args.js';
 import { BUILTIN_STREAMS } from '../../catalogue/index.js';
+import { venuesOption, venuesOptionSpec } from '../venues-option.js';
+import { selectConfigVenues } from '../../venue-names/index.js';
 import type { Command, ParsedArgs } from '../command.js';
 import { commandLogger, configPath, loadCommandConfig } from '../context.js';
 import { requireApi } from '../../config/index.js';
@@ -15,7 +17,7 @@ export const syncCommand: Command = {
   summary: 'One incremental run (the nightly job): every selected stream and venue from its cursor minus the lookback up to yesterday (UTC).',
   options: {
     streams: { type: 'string', description: 'only these streams (comma-separated)', valueName: 'S,S', choices: BUILTIN_STREAMS, list: true },
-    venues: { type: 'string', description: 'only these venues of scope.venues (comma-separated)', valueName: 'ID,ID' },
+    venues: venuesOptionSpec('only these venues of scope.venues'),
     to: { type: 'string', description: 'last day to extract (default: yesterday, UTC)', valueName: 'DATE' },
     // Its first name: backfill, report, dashboard and reset say --to.
     until: { type: 'string', description: 'the same as --to', valueName: 'DATE', hidden: true },
@@ -27,7 +29,7 @@ export const syncCommand: Command = {
     const config = requireApi(loadCommandConfig(args, io), configPath(args));
     const logger = commandLogger(args, io, config);
     const streams = listOption(args, 'streams');
-    const venues = listOption(args, 'venues');
+    const venues = selectConfigVenues(venuesOption(args), config);
     const until = lastDay(args);
     const shard = shardOption(args, io.env);
     const tty = progressTerminal(io);

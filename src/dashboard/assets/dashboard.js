@@ -9,7 +9,8 @@
   const V = data.venues.length;
   const WEEKDAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
 
-  const venueLabel = (i) => data.venues[i].name || data.venues[i].id.slice(0, 8);
+  // The reports' label (sql/views/venue-labels.sql): the name, with the short id where names repeat or are missing.
+  const venueLabel = (i) => data.venues[i].label;
   const report = (name) => `<code>venue-etl report ${esc(name)}</code>`;
   const source = (...names) => `Figures from ${names.map(report).join(', ')}.`;
 
@@ -320,11 +321,21 @@
     return (
       grid +
       `<h3>Freshness per stream</h3><p class="note">${source('freshness')}</p>` +
-      rowsTable(data.freshness, ['stream', 'scopes', 'oldest_cursor', 'newest_cursor', 'days_behind', 'last_moved_at', 'last_run_status', 'stale']) +
+      rowsTable(data.freshness, [
+        'stream',
+        'scopes',
+        'oldest_cursor',
+        'stalest_scope',
+        'newest_cursor',
+        'days_behind',
+        'last_moved_at',
+        'last_run_status',
+        'stale',
+      ]) +
       `<h3>Last runs</h3><p class="note">${source('last-runs')}</p>` +
       rowsTable(data.lastRuns, ['run_id', 'job', 'status', 'started_at', 'seconds', 'requests', 'retries', 'rows', 'errors']) +
       `<h3>Failed slices of the last run</h3><p class="note">${source('failed-slices')}</p>` +
-      rowsTable(data.failedSlices, ['stream', 'scope_id', 'window_from', 'window_to', 'error_code', 'message'])
+      rowsTable(data.failedSlices, ['stream', 'scope', 'window_from', 'window_to', 'error_code', 'message'])
     );
   }
 
@@ -362,7 +373,7 @@
   }
 
   const select = document.getElementById('venue');
-  select.innerHTML = `<option value="-1">All venues (${fmt(V)})</option>${data.venues.map((v, i) => `<option value="${i}">#${v.rank ?? '–'} ${esc(venueLabel(i))}${v.name ? '' : ` (${esc(v.id)})`}</option>`).join('')}`;
+  select.innerHTML = `<option value="-1">All venues (${fmt(V)})</option>${data.venues.map((v, i) => `<option value="${i}" title="${esc(v.id)}">#${v.rank ?? '–'} ${esc(venueLabel(i))}</option>`).join('')}`;
   select.addEventListener('change', () => render(Number(select.value)));
   render(-1);
 })();
