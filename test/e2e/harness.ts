@@ -233,10 +233,12 @@ export function runCli(args: readonly string[], options: RunOptions = {}): Promi
         }
       }, 20)
     : undefined;
+  // A hang detector, not a speed check: a sync that takes 5-10 s on a quiet machine took 46 s
+  // while both cores ran other builds and suites (load average 21).
   const guard = setTimeout(() => {
     timedOut = true;
     kill();
-  }, options.timeoutMs ?? 45_000);
+  }, options.timeoutMs ?? 150_000);
   return new Promise((resolve, reject) => {
     child.on('error', reject);
     child.on('close', (code, signal) => {
