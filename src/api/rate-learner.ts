@@ -2,50 +2,43 @@ import { RateMeter } from './rate-meter.js';
 import type { ToldLimit } from './rate-limit-headers.js';
 
 /**
- * How fast the client sends: a small state machine (docs/rate-limits.md).
+ * How fast the client sends: a small state machine (docs/rate-limits.md, "How the client paces").
  *
- *   ramp ──429──▶ paced ──429s that a slower pace did not stop──▶ ramp (429s at that share tolerated)
- *   any state ──RateLimit / X-RateLimit headers──▶ told
+ *   ramp ──429──▶ paced ──429s a slower pace did not stop──▶ ramp (429s at that share tolerated)
+ *   paced ──nothing waits, pace far over what is accepted──▶ ramp
+ *   any ──RateLimit / X-RateLimit-* headers──▶ told
  *
- * - ramp: not paced; the requests in flight double per round trip while more wait, up to the ceiling.
- * - paced: requests go at `rate`: it grows while more wait and is cut on a 429 (additive increase,
- *   multiplicative decrease), once per wave: a 429 to a request sent before the last cut says
- *   nothing new. Refused again before any request sent after the cut was accepted, the pace is far
- *   over the limit: it is halved and climbs back quickly.
- * - told: the API says its limit in headers; the pace is that, nothing is learned.
+ * - ramp: not paced; one more request in flight per answer while more wait, up to the ceiling.
+ * - paced: additive increase, multiplicative decrease. A 429 sets the pace to `cut` of the rate
+ *   refused; refused again before any request sent after the cut was accepted, to `halve` of it,
+ *   then it climbs back quickly. Between 429s it grows slowly, faster the longer none comes.
+ * - told: the API says its limit in headers; the pace keeps under it, nothing is learned.
  *
- * A 429 to a request that did not wait (the client sent less than it could) cuts nothing. The
- * refused request itself waits its Retry-After (retry-policy.ts) and comes back through the pace.
- * Each constant's figure: docs/rate-limits.md, "The rules and their constants".
+ * Once per wave: a 429 to a request sent before the last cut says nothing new, nor does one to a
+ * request that did not wait (the client sent less than it could). The refused request waits its
+ * Retry-After (retry-policy.ts) and comes back through the pace.
  */
 export const RATE_RULES = {
-  /** Requests in flight when a run starts: one round trip tells the latency before more go. */
+  /** Requests in flight when a run starts. */
   initialConcurrency: 2,
-  /** The ramp's 429 reads what the API accepted over the refused request's round trip, this long at least. */
+  /** The ramp's 429 reads what the API accepted over the refused round trip, this long at least (the shortest burst assumed). */
   rampWindowMs: 200,
-  /** A 429 sets the pace to this share of the rate refused. */
   cut: 0.9,
-  /** The share when refused again before any request sent after the last cut was accepted. */
   halve: 0.5,
   /** Growth per second after the ramp's 429 and after a halving, until the next 429. */
   climb: 1,
-  /** Growth per second after a cut; it doubles every `growthDoublingMs` without one, up to `climb`. */
+  /** Growth per second after a cut; it doubles every `growthDoublingMs` without a 429 (a raised limit is found). */
   growth: 0.01,
   growthDoublingMs: 10_000,
-  /** The pace grows to at most this many times what the API accepted over the window. */
+  /** The pace stays under this many times what the API accepted lately (a busy client grew it without end). */
   headroom: 2,
-  /** The slowest pace: one request every two seconds. */
   minRate: 0.5,
   /** Rates and shares are read over this window. */
   windowMs: 2_000,
-  /**
-   * A trial starts at a cut: the answers to requests sent from half a window on, judged a window
-   * on. This many at least, this share of them refused, while the pace is under `releaseUnder` of
-   * the best rate the API accepted: 429s that do not follow the pace.
-   */
+  /** A cut is judged a window on, over this many answers at least: this share still refused, the pace under `releaseUnder` of the best accepted, the 429s do not follow the pace. */
   trialAnswers: 10,
   stillRefused: 0.15,
-  releaseUnder: 0.5,
+  releaseUnder: 0.4,
   /** After such a release, 429s up to the share refused then plus this cut nothing. */
   toleranceMargin: 0.05,
   /** Share of a rate told by headers that the pace keeps to. */
@@ -63,13 +56,9 @@ interface Paced {
   readonly kind: 'paced';
   rate: number;
   readonly climbing: boolean;
-  /** When the pace was last cut (or set), and whether a request sent since was accepted. */
+  /** When the pace was cut (or set), and whether a request sent since was accepted. */
   readonly cutAt: number;
   acceptedSinceCut: boolean;
-  /** When pacing began, and the most the API accepted over a window since. */
-  readonly pacedAt: number;
-  best: number;
-  trial: { readonly at: number; answers: number; refused: number } | undefined;
 }
 
 interface Told {
@@ -89,50 +78,48 @@ export interface Attempt {
 
 export interface RateLearner {
   readonly state: Readonly<RateState>;
-  /** Requests in flight allowed. */
   readonly concurrency: number;
   /** Requests per second to send at; undefined: not paced. */
   readonly pace: number | undefined;
   /** The API's limit: the rate it last refused, the one it told, or the one remembered. */
   readonly limit: number | undefined;
-  /** No request is sent before this time: a 429 said the quota is spent until then. */
+  /** No request is sent before this time: the headers of a 429 said the quota is spent until then. */
   readonly pausedUntil: number;
-  /** Starts paced under a limit an earlier run found, unless this run has met a 429 already. */
+  /** Starts paced under a limit an earlier run found, unless this run has met a 429. */
   remember(limit: number): void;
   sent(waited: boolean): Attempt;
   /** A 2xx; `waiting`: more requests were waiting to be sent. */
   accepted(attempt: Attempt, waiting: boolean, told?: ToldLimit): void;
-  /** A 429. */
   refused(attempt: Attempt, told?: ToldLimit): void;
 }
 
 export function createRateLearner(ceiling: number, now: () => number, onCut?: (rate: number) => void): RateLearner {
-  const R = { ...RATE_RULES, ...((globalThis as { rateRules?: object }).rateRules ?? {}) } as typeof RATE_RULES;
+  const R = RATE_RULES;
   const accepted = new RateMeter(now);
   const refused = new RateMeter(now);
   let state: RateState = { kind: 'ramp', concurrency: Math.min(ceiling, R.initialConcurrency), tolerated: 0 };
   let epoch = 0;
   let limit: number | undefined;
   let pausedUntil = Number.NEGATIVE_INFINITY;
-  let firstSentAt: number | undefined;
+  let startedAt: number | undefined;
   let grownAt = 0;
+  let best = 0;
+  let everRefused = false;
+  let firstAnswerAt: number | undefined;
+  /** The answers to requests sent from `at` on, judged a window on (see judge). */
+  let trial: { readonly at: number; answers: number; refused: number } | undefined;
 
-  /** Accepted per second over the last `ms` (one request at least), or since the first request when that is shorter. */
+  /** Accepted per second over the last `ms` (one request at least), or since the run started when that is shorter. */
   function acceptedRate(ms: number): number {
-    const span = Math.max(50, Math.min(ms, now() - (firstSentAt ?? 0)));
+    const span = Math.max(50, Math.min(ms, now() - (startedAt ?? 0)));
     return (Math.max(1, accepted.countOver(ms)) * 1000) / span;
   }
 
-  function paced(rate: number, climbing: boolean, from?: Paced): Paced {
-    const at = now();
-    const trial = from?.trial ?? (from === undefined && !climbing ? undefined : { at, answers: 0, refused: 0 });
-    return { kind: 'paced', rate: Math.max(R.minRate, rate), climbing, cutAt: at, acceptedSinceCut: false, pacedAt: from?.pacedAt ?? at, best: from?.best ?? 0, trial };
-  }
-
-  function cut(next: RateState): void {
-    state = next;
+  function pace(rate: number, climbing: boolean): void {
+    state = { kind: 'paced', rate: Math.max(R.minRate, rate), climbing, cutAt: now(), acceptedSinceCut: false };
+    if (climbing) trial ??= { at: now() + R.windowMs / 2, answers: 0, refused: 0 };
     epoch += 1;
-    if (next.kind === 'paced') onCut?.(next.rate);
+    onCut?.(state.rate);
   }
 
   /** Headers that tell the limit replace whatever was learned. */
@@ -144,48 +131,48 @@ export function createRateLearner(ceiling: number, now: () => number, onCut?: (r
     return state.kind === 'told';
   }
 
-  /** Growth while requests wait: quick while climbing, then slow, faster the longer no 429 came. */
-  function grow(pace: Paced, at: number, seconds: number): void {
-    const sinceCut = at - pace.cutAt;
-    const growth = pace.climbing ? R.climb : Math.min(R.climb, R.growth * 2 ** (sinceCut / R.growthDoublingMs));
-    // Never far over what the API accepted: a client too busy to send at its pace grew it without end.
-    pace.rate = Math.max(pace.rate, Math.min(pace.rate * (1 + growth * seconds), R.headroom * acceptedRate(R.windowMs)));
-    if (at - pace.pacedAt >= R.windowMs) pace.best = Math.max(pace.best, acceptedRate(R.windowMs));
+  /** While requests wait: quick while climbing, then slow, faster the longer no 429 came; never far over what is accepted. */
+  function grow(paced: Paced, seconds: number): void {
+    const growth = paced.climbing ? R.climb : Math.min(R.climb, R.growth * 2 ** ((now() - paced.cutAt) / R.growthDoublingMs));
+    paced.rate = Math.max(paced.rate, Math.min(paced.rate * (1 + growth * seconds), R.headroom * acceptedRate(R.windowMs)));
   }
 
   /**
-   * Counts an answer for the trial of the last cuts. A window on, 429s still at a share of the
-   * requests sent since, and the pace under half the best the API accepted, say that they do not
-   * follow the pace (a limit refuses nothing under it): the pace is dropped, and 429s at that
+   * A window after the ramp's 429 (or a halving), 429s still at a share of the answers to the
+   * requests sent since, with the pace under `releaseUnder` of the best the API accepted, do not
+   * follow the pace (a limit refuses nothing well under it): back to the ramp, and 429s at that
    * share cut nothing from then on.
    */
   function judge(attempt: Attempt, wasRefused: boolean): void {
-    if (state.kind !== 'paced' || state.trial === undefined) return;
-    const trial = state.trial;
-    if (attempt.at >= trial.at + R.windowMs / 2) {
-      trial.answers += 1;
-      if (wasRefused) trial.refused += 1;
-    }
+    if (trial === undefined || state.kind !== 'paced' || attempt.at < trial.at) return;
+    trial.answers += 1;
+    if (wasRefused) trial.refused += 1;
     if (now() - trial.at < R.windowMs || trial.answers < R.trialAnswers) return;
     const share = trial.refused / trial.answers;
-    if (share < R.stillRefused || state.rate >= R.releaseUnder * state.best) state.trial = undefined;
-    else {
-      limit = undefined;
-      cut({ kind: 'ramp', concurrency: ceiling, tolerated: share });
-    }
+    trial = undefined;
+    if (share < R.stillRefused || state.rate >= R.releaseUnder * best) return;
+    limit = undefined;
+    state = { kind: 'ramp', concurrency: ceiling, tolerated: share };
+    epoch += 1;
+  }
+
+  /** The ramp's 429: what the API accepted over the refused round trip; early in the run, with its burst spent too. */
+  function rampReading(attempt: Attempt): number {
+    const window = Math.max(R.rampWindowMs, now() - attempt.at);
+    const age = now() - (startedAt ?? 0);
+    return (Math.max(1, accepted.countOver(window)) * 1000) / (age < window ? age + R.rampWindowMs : window);
   }
 
   /** A 429 to a request that waited, sent since the last cut. */
-  function refusedInWave(attempt: Attempt): void {
+  function cut(attempt: Attempt): void {
     if (state.kind === 'ramp') {
       const no = refused.countOver(R.windowMs);
       if (state.tolerated > 0 && no / (no + accepted.countOver(R.windowMs)) <= state.tolerated + R.toleranceMargin) return;
-      // What the API accepted lately, its burst included: this first reading may be far off.
-      const window = Math.max(R.rampWindowMs, now() - attempt.at);
-      cut(paced(R.cut * acceptedRate(window), true));
+      pace(R.cut * rampReading(attempt), true);
     } else if (state.kind === 'paced') {
       limit = state.rate;
-      cut(state.acceptedSinceCut ? paced(R.cut * state.rate, false, state) : paced(R.halve * state.rate, true, state));
+      if (state.acceptedSinceCut) pace(R.cut * state.rate, false);
+      else pace(R.halve * state.rate, true);
     }
   }
 
@@ -206,35 +193,43 @@ export function createRateLearner(ceiling: number, now: () => number, onCut?: (r
       return pausedUntil;
     },
     remember(remembered) {
-      if (epoch > 0 || state.kind !== 'ramp' || !Number.isFinite(remembered) || remembered < R.minRate) return;
+      if (everRefused || !Number.isFinite(remembered) || remembered < R.minRate) return;
       limit = remembered;
-      state = { ...paced(R.cut * remembered, false), acceptedSinceCut: true };
+      pace(R.cut * remembered, false);
+      if (state.kind === 'paced') state.acceptedSinceCut = true;
     },
     sent(waited) {
-      const at = now();
-      firstSentAt ??= at;
-      return { at, epoch, waited };
+      startedAt ??= now();
+      return { at: now(), epoch, waited };
     },
     accepted(attempt, waiting, told) {
       accepted.add();
       if (listen(told)) return;
-      const at = now();
-      const seconds = Math.min(1, (at - grownAt) / 1000);
-      grownAt = at;
-      if (state.kind === 'paced' && attempt.epoch === epoch) state.acceptedSinceCut = true;
+      const seconds = Math.min(1, (now() - grownAt) / 1000);
+      grownAt = now();
+      if (now() - (startedAt ?? 0) >= R.windowMs) best = Math.max(best, acceptedRate(R.windowMs));
+      firstAnswerAt ??= now();
+      if (state.kind === 'ramp') {
+        // The first round trip tells the latency before more go.
+        if ((waiting || attempt.waited) && attempt.at >= firstAnswerAt) state.concurrency = Math.min(ceiling, state.concurrency + 1);
+        return;
+      }
+      if (state.kind !== 'paced') return;
+      if (attempt.epoch === epoch) state.acceptedSinceCut = true;
       judge(attempt, false);
-      if (!waiting && !attempt.waited) return;
-      if (state.kind === 'ramp') state.concurrency = Math.min(ceiling, state.concurrency + 1);
-      else if (state.kind === 'paced') grow(state, at, seconds);
+      if (waiting || attempt.waited) grow(state, seconds);
+      // Demand fell far under the pace: released (the limit found is kept for the next run).
+      else if (state.rate > R.headroom * acceptedRate(R.windowMs)) state = { kind: 'ramp', concurrency: ceiling, tolerated: 0 };
     },
     refused(attempt, told) {
       refused.add();
-      // Refused with the quota spent: nothing is sent before it is whole again. (Not on every answer
-      // that says none is left: a limit told in whole seconds would pause a second each time.)
+      everRefused = true;
+      // The quota is spent: nothing is sent before it is whole again (not on every answer with none
+      // left: a limit told in whole seconds would pause a second each time).
       if (told?.remaining === 0 && told.resetMs !== undefined) pausedUntil = Math.max(pausedUntil, now() + told.resetMs);
       if (listen(told)) return;
       judge(attempt, true);
-      if (attempt.waited && attempt.epoch === epoch) refusedInWave(attempt);
+      if (attempt.waited && attempt.epoch === epoch) cut(attempt);
     },
   };
 }
