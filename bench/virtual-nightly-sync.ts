@@ -12,6 +12,8 @@ for (const rate of [10, 50, 200]) {
     const run = await runAgainstRateLimit({ rate, latencyMs, requests, connectMs: 10 });
     const goodput = run.accepted / (run.elapsedMs / 1000) / rate;
     const share = run.refused / (run.accepted + run.refused);
-    process.stdout.write(`R ${rate} ${latencyMs} ms: ${goodput.toFixed(3)} R, ${run.refused} of ${run.accepted + run.refused} refused (${(share * 100).toFixed(2)} %)\n`);
+    process.stdout.write(
+      `R ${rate} ${latencyMs} ms: ${goodput.toFixed(3)} R, ${run.refused} of ${run.accepted + run.refused} refused (${(share * 100).toFixed(2)} %)\n`,
+    );
   }
 }

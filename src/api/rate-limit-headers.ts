@@ -1,15 +1,7 @@
 import { z } from 'zod';
 
-/** What an API says of its rate limit in the headers of an answer. */
-export interface ToldLimit {
-  /** Requests per second it allows (quota ÷ window); absent when it says only what is left. */
-  readonly perSecond?: number;
-  /** Requests left in the quota. */
-  readonly remaining?: number;
-  /** Milliseconds until the quota is whole again. */
-  readonly resetMs?: number;
-}
-
+/** What an API says of its rate limit in an answer: requests per second (quota ÷ window), requests left, milliseconds until the quota is whole. */
+export type ToldLimit = z.infer<typeof Told>;
 type Headers = Readonly<Record<string, string | string[] | undefined>>;
 
 const Told = z.object({
@@ -22,11 +14,10 @@ const Told = z.object({
 const EPOCH_SECONDS = 1e9;
 
 /**
- * Reads the IETF draft's fields (`RateLimit-Policy: "default";q=100;w=10` and `RateLimit:
- * "default";r=50;t=30`; its earlier `RateLimit-Limit/-Remaining/-Reset`) and the common
- * `X-RateLimit-Limit/-Remaining/-Reset`. Without a policy, a limit per window is taken over the
- * seconds to its reset, one at least (a limit per second resets within one). Undefined when the
- * answer says nothing, or nothing readable.
+ * Reads the IETF draft's `RateLimit-Policy: "default";q=100;w=10` and `RateLimit: "default";r=50;t=30`
+ * (its earlier `RateLimit-Limit/-Remaining/-Reset`) and the common `X-RateLimit-Limit/-Remaining/-Reset`.
+ * Without a policy, a limit is taken per the seconds to its reset (one at least). Undefined when
+ * the answer says nothing readable.
  */
 export function readRateLimitHeaders(headers: Headers, nowMs: number = Date.now()): ToldLimit | undefined {
   const current = fields(header(headers, 'ratelimit'));
@@ -41,18 +32,17 @@ export function readRateLimitHeaders(headers: Headers, nowMs: number = Date.now(
   return Object.fromEntries(Object.entries(told.data).filter(([, value]) => value !== undefined));
 }
 
-/** The lowest quota ÷ window of the policies listed (`"name";q=100;w=10` or the older `100;w=10`). */
+/** The lowest quota ÷ window of the policies listed (`"name";q=100;w=10`, or the older `100;w=10`). */
 function policyRate(value: string | undefined): number | undefined {
   const rates = (value ?? '').split(',').flatMap((item) => {
     const params = fields(item);
-    const quota = params.get('q') ?? numberOf(item.split(';')[0]);
-    const window = params.get('w');
+    const [quota, window] = [params.get('q') ?? numberOf(item.split(';')[0]), params.get('w')];
     return quota !== undefined && window !== undefined && window > 0 ? [quota / window] : [];
   });
   return rates.length === 0 ? undefined : Math.min(...rates);
 }
 
-/** `key=number` pairs of a header, separated by `;` or `,` (the draft's parameters and dictionaries). */
+/** `key=number` pairs of a header, separated by `;` or `,`. */
 function fields(value: string | undefined): Map<string, number> {
   const pairs = (value ?? '').split(/[;,]/).map((part) => part.trim().split('='));
   return new Map(pairs.flatMap(([key, text]) => (key && numberOf(text) !== undefined ? [[key.toLowerCase(), numberOf(text)!]] : [])));
@@ -63,9 +53,8 @@ function numberOf(text: string | undefined): number | undefined {
   return /^\d+(\.\d+)?$/.test(trimmed) ? Number(trimmed) : undefined;
 }
 
-/** `name` in lower case, as Node and undici give header names; any case otherwise. */
+/** `name` in lower case, as Node gives header names; any case otherwise. */
 function header(headers: Headers, name: string): string | undefined {
-  const key = name in headers ? name : Object.keys(headers).find((k) => k.toLowerCase() === name);
-  const value = key === undefined ? undefined : headers[key];
+  const value = headers[name] ?? headers[Object.keys(headers).find((k) => k.toLowerCase() === name) ?? ''];
   return Array.isArray(value) ? value.join(',') : value;
 }

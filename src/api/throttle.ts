@@ -1,13 +1,13 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import pLimit from 'p-limit';
-import { createRateLearner } from './rate-learner.js';
+import { RateLearner } from './rate-learner.js';
 import type { ToldLimit } from './rate-limit-headers.js';
 import { createTokenBucket, type TokenBucketOptions } from './token-bucket.js';
 
 export interface ThrottleOptions {
-  /** Configured concurrency (api.concurrency): the ceiling of requests in flight. */
+  /** api.concurrency: the ceiling of requests in flight. */
   readonly concurrency: number;
-  /** An explicit budget (api.maxRequestsPerSecond), on top of what the client learns. */
+  /** api.maxRequestsPerSecond: a fixed budget on top of what the client learns. */
   readonly maxRequestsPerSecond?: number;
   /** Told about every cut of the pace (for logging). */
   readonly onThrottled?: (ratePerSecond: number) => void;
@@ -16,43 +16,25 @@ export interface ThrottleOptions {
   readonly sleep?: TokenBucketOptions['sleep'];
 }
 
-/** What a running task reports back about its request, with the rate-limit headers of the answer. */
+/** What a task reports about its request (429 or 2xx), with the rate-limit headers of the answer. */
 export interface ThrottleSlot {
-  /** The API answered 429. */
   throttled(told?: ToldLimit): void;
-  /** The API answered 2xx. */
   succeeded(told?: ToldLimit): void;
 }
 
-export interface Throttle {
-  /** Runs `task` when a slot is free and the pace allows; retries come back through here. */
-  run<T>(task: (slot: ThrottleSlot) => Promise<T>, signal?: AbortSignal): Promise<T>;
-  /** Requests in flight allowed now, between 1 and the configured concurrency. */
-  readonly concurrency: number;
-  /** The pace (requests/s); undefined when not paced. */
-  readonly learnedRate: number | undefined;
-  /** The API's limit found, told or remembered (see RateLearner.limit). */
-  readonly limitFound: number | undefined;
-  /** Starts paced under the limit an earlier run found (before this run is refused). */
-  remember(limit: number): void;
-  readonly active: number;
-  readonly pending: number;
-}
+export type Throttle = ReturnType<typeof createThrottle>;
 
 /** Unpaced, the pace lets this many through a second: the requests queued in it go at once. */
 const UNPACED = 1e6;
-/**
- * The pace holds 50 ms of tokens: less than a rate limit's usual burst (the simulator's is
- * 200 ms), so a stalled event loop does not make the client send a burst the API refuses.
- */
+/** The pace holds 50 ms of tokens, under the simulator's 200 ms burst: a stalled event loop sends no burst the API refuses. */
 const PACE_BURST_SECONDS = 0.05;
 
 /** Requests in flight and their pace, from the rate learner (rate-learner.ts), plus an optional fixed budget. */
-export function createThrottle(options: ThrottleOptions): Throttle {
+export function createThrottle(options: ThrottleOptions) {
   const now = options.now ?? performance.now.bind(performance);
   const wait = options.sleep ?? ((ms: number, signal?: AbortSignal) => sleep(ms, undefined, signal ? { signal } : undefined));
   const clock = { now, sleep: wait };
-  const learner = createRateLearner(Math.max(1, options.concurrency), now, options.onThrottled);
+  const learner = new RateLearner(Math.max(1, options.concurrency), now, options.onThrottled);
   const slots = pLimit(learner.concurrency);
   const pace = createTokenBucket(UNPACED, { ...clock, burstSeconds: PACE_BURST_SECONDS });
   const budget = options.maxRequestsPerSecond ? createTokenBucket(options.maxRequestsPerSecond, clock) : undefined;
@@ -62,20 +44,19 @@ export function createThrottle(options: ThrottleOptions): Throttle {
   function follow(): void {
     slots.concurrency = learner.concurrency;
     const rate = learner.pace ?? UNPACED;
-    if (rate < pace.rate) {
-      pace.setRate(rate);
-      pace.drain();
-    } else if (rate > pace.rate) pace.setRate(rate);
+    // Lowered: the tokens saved up at the old pace are not spent.
+    if (rate !== pace.rate) pace.setRate(rate, rate < pace.rate);
   }
 
+  /** Waits for the pace (and a pause the API asked for); true when it had to wait. */
   async function gate(signal: AbortSignal | undefined): Promise<boolean> {
     const before = now();
     awaitingPace += 1;
     try {
       let paused = false;
       for (; learner.pausedUntil > now(); paused = true) await wait(learner.pausedUntil - now(), signal);
-      // The pace saved up tokens meanwhile: spent all at once, they would meet a quota just refilled.
-      if (paused) pace.drain();
+      // The tokens saved up meanwhile, spent at once, would meet a quota just refilled.
+      if (paused) pace.setRate(pace.rate, true);
       await pace.take(signal);
       if (budget) await budget.take(signal);
     } finally {
@@ -86,7 +67,8 @@ export function createThrottle(options: ThrottleOptions): Throttle {
   }
 
   return {
-    run(task, signal) {
+    /** Runs `task` when a slot is free and the pace allows; retries come back through here. */
+    run<T>(task: (slot: ThrottleSlot) => Promise<T>, signal?: AbortSignal): Promise<T> {
       const queued = slots.activeCount >= slots.concurrency || slots.pendingCount > 0;
       return slots(async () => {
         signal?.throwIfAborted();
@@ -103,24 +85,25 @@ export function createThrottle(options: ThrottleOptions): Throttle {
         });
       });
     },
-    get concurrency() {
-      return slots.concurrency;
-    },
-    get learnedRate() {
-      return learner.pace;
-    },
-    get limitFound() {
-      return learner.limit;
-    },
-    remember(limit) {
+    /** Starts paced under the limit an earlier run found (before this run is refused). */
+    remember(limit: number): void {
       learner.remember(limit);
       follow();
     },
-    get active() {
-      return slots.activeCount;
+    /** Requests in flight allowed now, between 1 and the configured concurrency. */
+    get concurrency(): number {
+      return slots.concurrency;
     },
-    get pending() {
-      return slots.pendingCount;
+    /** The pace (requests/s); undefined when not paced. */
+    get learnedRate(): number | undefined {
+      return learner.pace;
+    },
+    /** The API's limit found, told or remembered. */
+    get limitFound(): number | undefined {
+      return learner.limit;
+    },
+    get active(): number {
+      return slots.activeCount;
     },
   };
 }

@@ -1,18 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 
-/** A requests-per-second budget shared by every worker. */
-export interface TokenBucket {
-  /** Resolves when the caller may send one request. */
-  take(signal?: AbortSignal): Promise<void>;
-  /** Changes the rate from now on (tokens earned so far are kept, up to the new capacity). */
-  setRate(ratePerSecond: number): void;
-  /** Spends the tokens earned so far: the next taker waits a whole interval at the rate in force. */
-  drain(): void;
-  readonly rate: number;
-}
-
 export interface TokenBucketOptions {
-  /** Seconds of tokens the bucket holds (the burst). Default 1. */
+  /** Seconds of tokens the bucket holds (the burst; default 1). */
   readonly burstSeconds?: number;
   /** Tokens at the start (default: full). */
   readonly initialTokens?: number;
@@ -20,12 +9,14 @@ export interface TokenBucketOptions {
   readonly sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
+export type TokenBucket = ReturnType<typeof createTokenBucket>;
+
 /**
- * Up to `burstSeconds` of tokens (one at least), refilled continuously. Takers queue and leave one
- * at a time, each after the wait the rate in force asks for then: a rate lowered after a 429
- * applies to every request still waiting.
+ * A requests-per-second budget shared by every worker: up to `burstSeconds` of tokens (one at
+ * least), refilled continuously. Takers leave one at a time, each after the wait the rate in
+ * force asks for then: a rate changed after a 429 applies to every request still waiting.
  */
-export function createTokenBucket(ratePerSecond: number, options: TokenBucketOptions = {}): TokenBucket {
+export function createTokenBucket(ratePerSecond: number, options: TokenBucketOptions = {}) {
   const now = options.now ?? performance.now.bind(performance);
   const wait = options.sleep ?? ((ms: number, signal?: AbortSignal) => sleep(ms, undefined, signal ? { signal } : undefined));
   const burstSeconds = options.burstSeconds ?? 1;
@@ -35,25 +26,21 @@ export function createTokenBucket(ratePerSecond: number, options: TokenBucketOpt
   let updatedAt = now();
   let queue: Promise<void> = Promise.resolve();
 
-  /**
-   * `late`: a taker that slept is owed what accrued while its timer fired late, over the capacity.
-   * With one token of capacity, timers ~5 ms late lost that much at every request (9.4/s paced at 9.8/s).
-   */
+  /** `late`: a taker that slept is owed what accrued while its timer fired late (at 9.8/s, 5-ms-late timers made 9.35/s). */
   function refill(late = false): void {
-    const at = now();
-    tokens = Math.min(late ? capacity + 1 : capacity, tokens + ((at - updatedAt) * rate) / 1000);
-    updatedAt = at;
+    tokens = Math.min(late ? capacity + 1 : capacity, tokens + ((now() - updatedAt) * rate) / 1000);
+    updatedAt = now();
   }
 
   return {
-    take(signal) {
+    /** Resolves when the caller may send one request. */
+    take(signal?: AbortSignal): Promise<void> {
       const turn = queue.then(async () => {
         signal?.throwIfAborted();
         refill();
-        // Again after each wait: a rate lowered or tokens drained meanwhile (a 429) hold this taker too.
-        // (A millionth of a token short is enough: float rounding must not make it wait forever.)
+        // A millionth of a token short is enough: float rounding must not make it wait forever.
         while (tokens < 1 - 1e-6) {
-          await wait(((1 - tokens) * 1000) / rate, signal);
+          await wait(Math.min(((1 - tokens) * 1000) / rate, 1_000), signal);
           refill(true);
         }
         tokens -= 1;
@@ -61,17 +48,14 @@ export function createTokenBucket(ratePerSecond: number, options: TokenBucketOpt
       queue = turn.catch(() => undefined);
       return turn;
     },
-    setRate(next) {
+    /** Changes the rate from now on; `drain`: spends the tokens saved up (the next taker waits a whole interval). */
+    setRate(next: number, drain = false): void {
       refill();
       rate = next;
       capacity = Math.max(1, rate * burstSeconds);
-      tokens = Math.min(tokens, capacity);
+      tokens = Math.min(tokens, drain ? 0 : capacity);
     },
-    drain() {
-      refill();
-      tokens = Math.min(tokens, 0);
-    },
-    get rate() {
+    get rate(): number {
       return rate;
     },
   };

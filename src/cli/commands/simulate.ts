@@ -31,7 +31,11 @@ export const simulateCommand: Command = {
     'latency-ms': { type: 'string', description: 'delay added to every response (default 0)', valueName: 'N' },
     'rate-limit': { type: 'string', description: 'requests per second allowed per token; beyond it 429 + Retry-After (default none)', valueName: 'N' },
     'rate-limit-burst': { type: 'string', description: 'requests the rate limit lets through at once (default N/5, at least 1)', valueName: 'N' },
-    'rate-limit-headers': { type: 'string', description: 'tell the rate limit in every answer: ietf (RateLimit-Policy, RateLimit) or x (X-RateLimit-*)', valueName: 'STYLE' },
+    'rate-limit-headers': {
+      type: 'string',
+      description: 'tell the rate limit in every answer: ietf (RateLimit-Policy, RateLimit) or x (X-RateLimit-*)',
+      valueName: 'STYLE',
+    },
     faults: { type: 'string', description: 'seeded faults, e.g. 429=0.1,500=0.05,reset=0.02@venue-roles', valueName: 'SPEC' },
     token: { type: 'string', description: 'bearer token the API requires (default sim-token)', valueName: 'T' },
     'revise-recent-days': { type: 'string', description: 'late data: days before today that POST /__sim/revise changes', valueName: 'N' },

@@ -10,7 +10,13 @@ export type RateLimitHeaderStyle = (typeof RATE_LIMIT_HEADER_STYLES)[number];
  * - `x`: the common `X-RateLimit-Limit: R` (a second's worth), `-Remaining`, `-Reset` (seconds).
  * The seconds are those until the bucket is full again, rounded up to a whole one at least.
  */
-export function rateLimitHeaders(style: RateLimitHeaderStyle, settings: RateLimitSettings, limiter: RateLimiter, key: string, nowMs: number): Record<string, string> {
+export function rateLimitHeaders(
+  style: RateLimitHeaderStyle,
+  settings: RateLimitSettings,
+  limiter: RateLimiter,
+  key: string,
+  nowMs: number,
+): Record<string, string> {
   const { remaining, fullInMs } = limiter.peek(key, nowMs);
   const seconds = String(Math.max(1, Math.ceil(fullInMs / 1000)));
   // The draft's quota is a whole number: a limit under one a second is told per minute.
