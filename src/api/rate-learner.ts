@@ -28,7 +28,6 @@ export const RATE_RULES = {
   windowMs: 2_000,
   trialAnswers: 10,
   stillRefused: 0.15,
-  releaseUnder: 0.4,
   toleranceMargin: 0.05,
   toldShare: 0.98,
 } as const;
@@ -55,7 +54,7 @@ export class RateLearner {
   private startedAt: number | undefined;
   private firstAnswerAt: number | undefined;
   private grownAt = 0;
-  private best = 0;
+  private suspect = false;
   private everRefused = false;
   /** The answers to requests sent from `at` on, judged a window on (see judge). */
   private trial: { readonly at: number; answers: number; refused: number } | undefined;
@@ -98,7 +97,6 @@ export class RateLearner {
     if (this.listen(told)) return;
     const seconds = Math.min(1, (now - this.grownAt) / 1000);
     this.grownAt = now;
-    if (now - (this.startedAt ?? 0) >= R.windowMs) this.best = Math.max(this.best, this.acceptedRate(R.windowMs));
     this.firstAnswerAt ??= now;
     const state = this.state;
     // The first round trip tells the latency before more go.
@@ -142,7 +140,7 @@ export class RateLearner {
   private setPace(rate: number, climbing: boolean): void {
     const at = this.now();
     this.state = { kind: 'paced', rate: Math.max(R.minRate, rate), climbing, cutAt: at, acceptedSinceCut: false };
-    if (climbing) this.trial ??= { at: at + R.windowMs / 2, answers: 0, refused: 0 };
+    this.trial ??= { at: at + R.windowMs / 2, answers: 0, refused: 0 };
     this.epoch += 1;
     this.onCut?.(this.state.rate);
   }
@@ -162,7 +160,7 @@ export class RateLearner {
     paced.rate = Math.max(paced.rate, Math.min(paced.rate * (1 + growth * seconds), R.headroom * this.acceptedRate(R.windowMs)));
   }
 
-  /** A window after the ramp's 429 (or a halving), 429s still at a share with the pace well under the best accepted do not follow it: back to the ramp, tolerating that share. */
+  /** A window after a cut, 429s still at a share of the answers, twice running, do not follow the pace: back to the ramp, tolerating that share. */
   private judge(attempt: Attempt, wasRefused: boolean): void {
     const trial = this.trial;
     if (trial === undefined || this.state.kind !== 'paced' || attempt.at < trial.at) return;
@@ -171,7 +169,9 @@ export class RateLearner {
     if (this.now() - trial.at < R.windowMs || trial.answers < R.trialAnswers) return;
     const share = trial.refused / trial.answers;
     this.trial = undefined;
-    if (share < R.stillRefused || this.state.rate >= R.releaseUnder * this.best) return;
+    // Twice in a row, with the pace cut in between: a limit refuses nothing once the pace is under it.
+    this.suspect = share >= R.stillRefused && !this.suspect;
+    if (share < R.stillRefused || this.suspect) return;
     this.limit = undefined;
     this.state = { kind: 'ramp', concurrency: this.ceiling, tolerated: share };
     this.epoch += 1;
