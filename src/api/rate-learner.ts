@@ -1,5 +1,4 @@
 import { RateMeter } from './rate-meter.js';
-import type { ToldLimit } from './rate-limit-headers.js';
 
 /**
  * How fast the client sends: a small state machine. Each rule, each constant's figure and the
@@ -35,7 +34,7 @@ export const RATE_RULES = {
 /** ramp: `tolerated`, the share of 429s found not to follow the pace. paced: when it was cut, and whether a request sent since was accepted. */
 type Ramp = { readonly kind: 'ramp'; concurrency: number; readonly tolerated: number };
 type Paced = { readonly kind: 'paced'; rate: number; readonly climbing: boolean; readonly cutAt: number; acceptedSinceCut: boolean };
-export type RateState = Ramp | Paced | { readonly kind: 'told'; readonly rate: number };
+type RateState = Ramp | Paced | { readonly kind: 'told'; readonly rate: number };
 
 /** A request sent: when, after how many cuts, and whether it waited behind the pace or the slots (sent as fast as it was let). */
 export type Attempt = { readonly at: number; readonly epoch: number; readonly waited: boolean };
@@ -43,19 +42,16 @@ export type Attempt = { readonly at: number; readonly epoch: number; readonly wa
 const R = RATE_RULES;
 
 export class RateLearner {
-  state: RateState;
   /** The API's limit: the rate it last refused, the one it told, or the one remembered. */
   limit: number | undefined;
-  /** No request is sent before this time: the headers of a 429 said the quota is spent until then. */
-  pausedUntil = Number.NEGATIVE_INFINITY;
-  private readonly accepts: RateMeter;
-  private readonly refusals: RateMeter;
+  private state: RateState;
+  private readonly accepts = new RateMeter(() => this.now());
+  private readonly refusals = new RateMeter(() => this.now());
   private epoch = 0;
   private startedAt: number | undefined;
   private firstAnswerAt: number | undefined;
   private grownAt = 0;
   private suspect = false;
-  private everRefused = false;
   /** The answers to requests sent from `at` on, judged a window on (see judge). */
   private trial: { readonly at: number; answers: number; refused: number } | undefined;
 
@@ -65,7 +61,6 @@ export class RateLearner {
     private readonly onCut?: (rate: number) => void,
   ) {
     this.state = { kind: 'ramp', concurrency: Math.min(ceiling, R.initialConcurrency), tolerated: 0 };
-    [this.accepts, this.refusals] = [new RateMeter(now), new RateMeter(now)];
   }
 
   get concurrency(): number {
@@ -77,12 +72,11 @@ export class RateLearner {
     return this.state.kind === 'ramp' ? undefined : this.state.rate;
   }
 
-  /** Starts paced under a limit an earlier run found, unless this run has met a 429. */
+  /** Starts paced under a limit an earlier run found, before this run sends. */
   remember(limit: number): void {
-    if (this.everRefused || !Number.isFinite(limit) || limit < R.minRate) return;
+    if (this.startedAt !== undefined || !Number.isFinite(limit) || limit < R.minRate) return;
     this.limit = limit;
-    this.setPace(R.cut * limit, false);
-    if (this.state.kind === 'paced') this.state.acceptedSinceCut = true;
+    this.setPace(R.cut * limit, false, true);
   }
 
   sent(waited: boolean): Attempt {
@@ -91,13 +85,12 @@ export class RateLearner {
   }
 
   /** A 2xx; `waiting`: more requests were waiting to be sent. */
-  accepted(attempt: Attempt, waiting: boolean, told?: ToldLimit): void {
+  accepted(attempt: Attempt, waiting: boolean, told?: number): void {
     const now = this.now();
     this.accepts.add();
     if (this.listen(told)) return;
     const seconds = Math.min(1, (now - this.grownAt) / 1000);
-    this.grownAt = now;
-    this.firstAnswerAt ??= now;
+    [this.grownAt, this.firstAnswerAt] = [now, this.firstAnswerAt ?? now];
     const state = this.state;
     // The first round trip tells the latency before more go.
     if (state.kind === 'ramp' && (waiting || attempt.waited) && attempt.at >= this.firstAnswerAt)
@@ -110,13 +103,8 @@ export class RateLearner {
     else if (state.rate > R.headroom * this.acceptedRate(R.windowMs)) this.state = { kind: 'ramp', concurrency: this.ceiling, tolerated: 0 };
   }
 
-  /** A 429. */
-  refused(attempt: Attempt, told?: ToldLimit): void {
+  refused(attempt: Attempt, told?: number): void {
     this.refusals.add();
-    this.everRefused = true;
-    // The quota is spent: nothing goes before it is whole again (not on every answer with none
-    // left: a limit told in whole seconds would pause a second each time).
-    if (told?.remaining === 0 && told.resetMs !== undefined) this.pausedUntil = Math.max(this.pausedUntil, this.now() + told.resetMs);
     if (this.listen(told)) return;
     this.judge(attempt, true);
     // Sent before the last cut, or within `settleMs` of it: it met the bucket the last wave emptied.
@@ -129,7 +117,8 @@ export class RateLearner {
     if (state.kind === 'ramp') {
       const no = this.refusals.countOver(R.windowMs);
       if (state.tolerated > 0 && no / (no + this.accepts.countOver(R.windowMs)) <= state.tolerated + R.toleranceMargin) return;
-      this.setPace(R.cut * this.rampReading(attempt), true);
+      // What the API accepted over the refused round trip.
+      this.setPace(R.cut * this.acceptedRate(Math.max(R.rampWindowMs, this.now() - attempt.at), R.rampWindowMs), true);
     } else if (state.kind === 'paced') {
       this.limit = state.rate;
       if (state.acceptedSinceCut) this.setPace(R.cut * state.rate, false);
@@ -137,19 +126,19 @@ export class RateLearner {
     }
   }
 
-  private setPace(rate: number, climbing: boolean): void {
+  private setPace(rate: number, climbing: boolean, acceptedSinceCut = false): void {
     const at = this.now();
-    this.state = { kind: 'paced', rate: Math.max(R.minRate, rate), climbing, cutAt: at, acceptedSinceCut: false };
+    this.state = { kind: 'paced', rate: Math.max(R.minRate, rate), climbing, cutAt: at, acceptedSinceCut };
     this.trial ??= { at: at + R.windowMs / 2, answers: 0, refused: 0 };
     this.epoch += 1;
     this.onCut?.(this.state.rate);
   }
 
   /** Headers that tell the limit replace whatever was learned. */
-  private listen(told: ToldLimit | undefined): boolean {
-    if (told?.perSecond !== undefined) {
-      this.limit = told.perSecond;
-      this.state = { kind: 'told', rate: R.toldShare * told.perSecond };
+  private listen(told: number | undefined): boolean {
+    if (told !== undefined) {
+      this.limit = told;
+      this.state = { kind: 'told', rate: R.toldShare * told };
     }
     return this.state.kind === 'told';
   }
@@ -177,16 +166,9 @@ export class RateLearner {
     this.epoch += 1;
   }
 
-  /** Accepted per second over the last `ms` (one request at least), or since the run started when that is shorter. */
-  private acceptedRate(ms: number): number {
-    const span = Math.max(50, Math.min(ms, this.now() - (this.startedAt ?? 0)));
-    return (Math.max(1, this.accepts.countOver(ms)) * 1000) / span;
-  }
-
-  /** The ramp's 429: what the API accepted over the refused round trip; early in the run, with its burst spent too. */
-  private rampReading(attempt: Attempt): number {
-    const window = Math.max(R.rampWindowMs, this.now() - attempt.at);
+  /** Accepted per second over the last `ms` (one request at least); in a younger run, over its age plus `burstMs` (the burst it spent). */
+  private acceptedRate(ms: number, burstMs = 0): number {
     const age = this.now() - (this.startedAt ?? 0);
-    return (Math.max(1, this.accepts.countOver(window)) * 1000) / (age < window ? age + R.rampWindowMs : window);
+    return (Math.max(1, this.accepts.countOver(ms)) * 1000) / Math.max(50, age < ms ? age + burstMs : ms);
   }
 }

@@ -1,14 +1,10 @@
 const SLOTS = 40;
 const SLOT_MS = 50;
 
-/**
- * Events over the last two seconds, in 40 slots of 50 ms: constant memory and work per event,
- * whatever the rate. Two seconds, not one: at 10 requests/s one second holds 10 ± 1.
- */
+/** Events over the last two seconds in 40 slots of 50 ms: constant memory and work per event, whatever the rate. */
 export class RateMeter {
   private readonly counts = new Array<number>(SLOTS).fill(0);
-  /** Index (time / SLOT_MS) of the newest slot written. */
-  private newest = 0;
+  private newest = 0; // time / SLOT_MS of the newest slot written
 
   constructor(private readonly now: () => number) {}
 

@@ -1,25 +1,18 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import pLimit from 'p-limit';
 import { RateLearner } from './rate-learner.js';
-import type { ToldLimit } from './rate-limit-headers.js';
 import { createTokenBucket, type TokenBucketOptions } from './token-bucket.js';
 
-export interface ThrottleOptions {
-  /** api.concurrency: the ceiling of requests in flight. */
+/** api.concurrency, api.maxRequestsPerSecond; `onThrottled` is told every cut of the pace (for logging); tests drive `now` and `sleep`. */
+export interface ThrottleOptions extends Pick<TokenBucketOptions, 'now' | 'sleep'> {
   readonly concurrency: number;
-  /** api.maxRequestsPerSecond: a fixed budget on top of what the client learns. */
   readonly maxRequestsPerSecond?: number;
-  /** Told about every cut of the pace (for logging). */
   readonly onThrottled?: (ratePerSecond: number) => void;
-  /** Milliseconds; tests drive it (with `sleep`). */
-  readonly now?: () => number;
-  readonly sleep?: TokenBucketOptions['sleep'];
 }
 
-/** What a task reports about its request (429 or 2xx), with the rate-limit headers of the answer. */
+/** What a task reports about its request (429 or 2xx), with the rate its headers told (readRateLimitHeaders). */
 export interface ThrottleSlot {
-  throttled(told?: ToldLimit): void;
-  succeeded(told?: ToldLimit): void;
+  throttled(told?: number): void;
+  succeeded(told?: number): void;
 }
 
 export type Throttle = ReturnType<typeof createThrottle>;
@@ -32,14 +25,12 @@ const PACE_BURST_SECONDS = 0.05;
 /** Requests in flight and their pace, from the rate learner (rate-learner.ts), plus an optional fixed budget. */
 export function createThrottle(options: ThrottleOptions) {
   const now = options.now ?? performance.now.bind(performance);
-  const wait = options.sleep ?? ((ms: number, signal?: AbortSignal) => sleep(ms, undefined, signal ? { signal } : undefined));
-  const clock = { now, sleep: wait };
+  const clock = { now, sleep: options.sleep };
   const learner = new RateLearner(Math.max(1, options.concurrency), now, options.onThrottled);
   const slots = pLimit(learner.concurrency);
   const pace = createTokenBucket(UNPACED, { ...clock, burstSeconds: PACE_BURST_SECONDS });
   const budget = options.maxRequestsPerSecond ? createTokenBucket(options.maxRequestsPerSecond, clock) : undefined;
-  // Attempts holding a slot while they wait for the pace: demand the pace does not serve yet.
-  let awaitingPace = 0;
+  let awaitingPace = 0; // attempts holding a slot while they wait for the pace: demand it does not serve yet
 
   function follow(): void {
     slots.concurrency = learner.concurrency;
@@ -49,14 +40,11 @@ export function createThrottle(options: ThrottleOptions) {
   }
 
   /** Waits for the pace (and a pause the API asked for); true when it had to wait. */
+  /** Waits for the pace; true when it had to wait. */
   async function gate(signal: AbortSignal | undefined): Promise<boolean> {
     const before = now();
     awaitingPace += 1;
     try {
-      let paused = false;
-      for (; learner.pausedUntil > now(); paused = true) await wait(learner.pausedUntil - now(), signal);
-      // The tokens saved up meanwhile, spent at once, would meet a quota just refilled.
-      if (paused) pace.setRate(pace.rate, true);
       await pace.take(signal);
       if (budget) await budget.take(signal);
     } finally {
@@ -85,7 +73,7 @@ export function createThrottle(options: ThrottleOptions) {
         });
       });
     },
-    /** Starts paced under the limit an earlier run found (before this run is refused). */
+    /** Starts paced under the limit an earlier run found (before this run sends). */
     remember(limit: number): void {
       learner.remember(limit);
       follow();

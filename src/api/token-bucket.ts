@@ -1,15 +1,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 
+/** `burstSeconds`: seconds of tokens it holds (default 1); `initialTokens`: at the start (default: full). */
 export interface TokenBucketOptions {
-  /** Seconds of tokens the bucket holds (the burst; default 1). */
   readonly burstSeconds?: number;
-  /** Tokens at the start (default: full). */
   readonly initialTokens?: number;
   readonly now?: () => number;
   readonly sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
-
-export type TokenBucket = ReturnType<typeof createTokenBucket>;
 
 /**
  * A requests-per-second budget shared by every worker: up to `burstSeconds` of tokens (one at
