@@ -39,7 +39,6 @@ export function createThrottle(options: ThrottleOptions) {
     if (rate !== pace.rate) pace.setRate(rate, rate < pace.rate);
   }
 
-  /** Waits for the pace (and a pause the API asked for); true when it had to wait. */
   /** Waits for the pace; true when it had to wait. */
   async function gate(signal: AbortSignal | undefined): Promise<boolean> {
     const before = now();
