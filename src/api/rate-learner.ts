@@ -60,7 +60,11 @@ export class RateLearner {
     private readonly now: () => number,
     private readonly onCut?: (rate: number) => void,
   ) {
-    this.state = { kind: 'ramp', concurrency: Math.min(ceiling, R.initialConcurrency), tolerated: 0 };
+    this.state = this.ramp(0);
+  }
+
+  private ramp(tolerated: number): Ramp {
+    return { kind: 'ramp', concurrency: Math.min(this.ceiling, tolerated > 0 ? this.ceiling : R.initialConcurrency), tolerated };
   }
 
   get concurrency(): number {
@@ -91,16 +95,15 @@ export class RateLearner {
     if (this.listen(told)) return;
     const seconds = Math.min(1, (now - this.grownAt) / 1000);
     [this.grownAt, this.firstAnswerAt] = [now, this.firstAnswerAt ?? now];
-    const state = this.state;
-    // The first round trip tells the latency before more go.
+    const state = this.state; // in the ramp, the first round trip tells the latency before more go
     if (state.kind === 'ramp' && (waiting || attempt.waited) && attempt.at >= this.firstAnswerAt)
       state.concurrency = Math.min(this.ceiling, state.concurrency + 1);
     if (state.kind !== 'paced') return;
     if (attempt.epoch === this.epoch) state.acceptedSinceCut = true;
     this.judge(attempt, false);
     if (waiting || attempt.waited) this.grow(state, seconds);
-    // Demand fell far under the pace: released (the limit found is kept for the next run).
-    else if (state.rate > R.headroom * this.acceptedRate(R.windowMs)) this.state = { kind: 'ramp', concurrency: this.ceiling, tolerated: 0 };
+    // Demand far under the pace for a window: released, ramping from 2 again (the limit is kept).
+    else if (now - state.cutAt > R.windowMs && state.rate > R.headroom * this.acceptedRate(R.windowMs)) this.state = this.ramp(0);
   }
 
   refused(attempt: Attempt, told?: number): void {
@@ -117,7 +120,6 @@ export class RateLearner {
     if (state.kind === 'ramp') {
       const no = this.refusals.countOver(R.windowMs);
       if (state.tolerated > 0 && no / (no + this.accepts.countOver(R.windowMs)) <= state.tolerated + R.toleranceMargin) return;
-      // What the API accepted over the refused round trip.
       this.setPace(R.cut * this.acceptedRate(Math.max(R.rampWindowMs, this.now() - attempt.at), R.rampWindowMs), true);
     } else if (state.kind === 'paced') {
       this.limit = state.rate;
@@ -162,7 +164,7 @@ export class RateLearner {
     this.suspect = share >= R.stillRefused && !this.suspect;
     if (share < R.stillRefused || this.suspect) return;
     this.limit = undefined;
-    this.state = { kind: 'ramp', concurrency: this.ceiling, tolerated: share };
+    this.state = this.ramp(share);
     this.epoch += 1;
   }
 

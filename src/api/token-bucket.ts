@@ -30,7 +30,6 @@ export function createTokenBucket(ratePerSecond: number, options: TokenBucketOpt
   }
 
   return {
-    /** Resolves when the caller may send one request. */
     take(signal?: AbortSignal): Promise<void> {
       const turn = queue.then(async () => {
         signal?.throwIfAborted();
