@@ -52,6 +52,7 @@ export class RateLearner {
   private firstAnswerAt: number | undefined;
   private grownAt = 0;
   private suspect = false;
+  private everRefused = false;
   /** The answers to requests sent from `at` on, judged a window on (see judge). */
   private trial: { readonly at: number; answers: number; refused: number } | undefined;
 
@@ -76,9 +77,9 @@ export class RateLearner {
     return this.state.kind === 'ramp' ? undefined : this.state.rate;
   }
 
-  /** Starts paced under a limit an earlier run found, before this run sends. */
+  /** Starts paced under a limit an earlier run found, unless this run has met a 429. */
   remember(limit: number): void {
-    if (this.startedAt !== undefined || !Number.isFinite(limit) || limit < R.minRate) return;
+    if (this.everRefused || !Number.isFinite(limit) || limit < R.minRate) return;
     this.limit = limit;
     this.setPace(R.cut * limit, false, true);
   }
@@ -108,6 +109,7 @@ export class RateLearner {
 
   refused(attempt: Attempt, told?: number): void {
     this.refusals.add();
+    this.everRefused = true;
     if (this.listen(told)) return;
     this.judge(attempt, true);
     // Sent before the last cut, or within `settleMs` of it: it met the bucket the last wave emptied.

@@ -3,7 +3,6 @@ import { z } from 'zod';
 type Headers = Readonly<Record<string, string | string[] | undefined>>;
 
 const Rate = z.number().positive().finite();
-const EPOCH_SECONDS = 1e9;
 
 /**
  * The requests per second an answer says its API allows: the lowest quota ÷ window of the IETF
@@ -15,7 +14,7 @@ const EPOCH_SECONDS = 1e9;
 export function readRateLimitHeaders(headers: Headers, nowMs: number = Date.now()): number | undefined {
   const legacy = (name: string) => numberOf(header(headers, `ratelimit-${name}`) ?? header(headers, `x-ratelimit-${name}`));
   const reset = legacy('reset') ?? 0;
-  const windowSeconds = Math.max(1, reset >= EPOCH_SECONDS ? reset - nowMs / 1000 : reset);
+  const windowSeconds = Math.max(1, reset >= 1e9 ? reset - nowMs / 1000 : reset);
   const quota = legacy('limit');
   const told = Rate.safeParse(policyRate(header(headers, 'ratelimit-policy')) ?? (quota === undefined ? undefined : quota / windowSeconds));
   return told.success ? told.data : undefined;
@@ -31,8 +30,7 @@ function policyRate(value: string | undefined): number | undefined {
 }
 
 function numberOf(text: string | undefined): number | undefined {
-  const trimmed = text?.trim() ?? '';
-  return /^\d+(\.\d+)?$/.test(trimmed) ? Number(trimmed) : undefined;
+  return /^\d+(\.\d+)?$/.test(text?.trim() ?? '') ? Number(text) : undefined;
 }
 
 function header(headers: Headers, name: string): string | undefined {

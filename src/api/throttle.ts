@@ -72,7 +72,7 @@ export function createThrottle(options: ThrottleOptions) {
         });
       });
     },
-    /** Starts paced under the limit an earlier run found (before this run sends). */
+    /** Starts paced under the limit an earlier run found (unless this run has met a 429). */
     remember(limit: number): void {
       learner.remember(limit);
       follow();
