@@ -1,6 +1,8 @@
 import { setImmediate as macrotask } from 'node:timers/promises';
+import { readRateLimitHeaders } from '../src/api/rate-limit-headers.js';
 import { createThrottle, type Throttle } from '../src/api/throttle.js';
-import { createRateLimiter } from '../src/simulator/http/rate-limit.js';
+import { createRateLimiter, type RateLimitSettings } from '../src/simulator/http/rate-limit.js';
+import { rateLimitHeaders, type RateLimitHeaderStyle } from '../src/simulator/http/rate-limit-headers.js';
 import { seededRandom } from './seeded-random.js';
 
 /**
@@ -50,7 +52,7 @@ export interface RateLimitedRun {
   readonly arrivals: readonly number[];
   /** Arrival times of the refused requests (virtual ms). */
   readonly refusals: readonly number[];
-  /** The learned rate after each decrease. */
+  /** The pace after each cut. */
   readonly decreases: readonly { readonly at: number; readonly rate: number }[];
   readonly throttle: Throttle;
 }
@@ -80,6 +82,13 @@ export interface RateLimitedRunOptions {
    * sends it, so its readings of the limit see it early.
    */
   readonly connectMs?: number;
+  /**
+   * A client too busy to keep up: each answer takes this long of its one thread (answers queue
+   * for it), so it handles at most 1,000 / this answers a second (default 0).
+   */
+  readonly answerCpuMs?: number;
+  /** The API tells its limit in every answer, as `simulate --rate-limit-headers` (default: not told). */
+  readonly headers?: RateLimitHeaderStyle;
 }
 
 /**
@@ -97,8 +106,8 @@ export async function runAgainstRateLimit(options: RateLimitedRunOptions): Promi
     onThrottled: (rate) => decreases.push({ at: clock.now(), rate }),
   });
   if (options.rememberedLimit !== undefined) throttle.remember(options.rememberedLimit);
-  const burst = options.burst ?? Math.max(1, Math.ceil(options.rate / 5));
-  let limiter = createRateLimiter({ ratePerSecond: options.rate, burst });
+  let settings: RateLimitSettings = { ratePerSecond: options.rate, burst: options.burst ?? Math.max(1, Math.ceil(options.rate / 5)) };
+  let limiter = createRateLimiter(settings);
   let switched = false;
   const arrivals: number[] = [];
   const refusals: number[] = [];
@@ -110,6 +119,7 @@ export async function runAgainstRateLimit(options: RateLimitedRunOptions): Promi
   const draw = seededRandom(options.randomSeed ?? 15);
   let inFlight = 0;
   let connections = 0;
+  let busyUntil = 0;
 
   async function request(): Promise<void> {
     for (;;) {
@@ -122,20 +132,27 @@ export async function runAgainstRateLimit(options: RateLimitedRunOptions): Promi
         const at = clock.now();
         if (options.rateFrom && !switched && at >= options.rateFrom.at) {
           switched = true;
-          limiter = createRateLimiter({ ratePerSecond: options.rateFrom.rate, burst: Math.max(1, Math.ceil(options.rateFrom.rate / 5)) });
+          settings = { ratePerSecond: options.rateFrom.rate, burst: Math.max(1, Math.ceil(options.rateFrom.rate / 5)) };
+          limiter = createRateLimiter(settings);
         }
         arrivals.push(at);
         const waitMs = options.randomRefusals !== undefined && draw() < options.randomRefusals ? 1_000 : limiter.take('token', at);
+        // What the answer's headers tell, read as the client reads them.
+        const told = options.headers ? readRateLimitHeaders(rateLimitHeaders(options.headers, settings, limiter, 'token', at), at) : undefined;
         await clock.sleep(options.latencyMs);
+        if (options.answerCpuMs) {
+          busyUntil = Math.max(clock.now(), busyUntil) + options.answerCpuMs;
+          await clock.sleep(busyUntil - clock.now());
+        }
         inFlight -= 1;
         if (waitMs === 0) {
           accepted += 1;
-          slot.succeeded();
+          slot.succeeded(told);
           return 0;
         }
         refused += 1;
         refusals.push(at);
-        slot.throttled();
+        slot.throttled(told);
         return Math.max(1, Math.ceil(waitMs / 1000)) * 1000;
       });
       if (retryAfterMs === 0) return;

@@ -6,6 +6,7 @@ import { tokenRedactor } from './display-url.js';
 import { expectList, toJsonApiDocument, type JsonApiDocument, type JsonApiListDocument } from './jsonapi.js';
 import { assertSameOrigin, DEFAULT_MAX_PAGES, followPages, pathOf } from './paginate.js';
 import { redirectError } from './redirect.js';
+import { readRateLimitHeaders } from './rate-limit-headers.js';
 import { abortedError, parseRetryAfter, withRetries, type RetryPolicy } from './retry-policy.js';
 import { StatsRecorder, type ClientStats } from './stats.js';
 import { statusError } from './status-error.js';
@@ -130,7 +131,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       logAttempt(url, attemptNumber, startedAt, stream, response.status);
       if (response.status >= 200 && response.status < 300) {
         stats.add(stream, 'ok');
-        slot.succeeded();
+        slot.succeeded(readRateLimitHeaders(response.headers));
         context.onResponseDate?.(response.date);
         const page = pageInsteadOfJson(response.contentType, response.text, request, response.status, redact);
         if (page) throw page;
@@ -139,7 +140,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       if (response.status >= 300 && response.status < 400) throw redirectError(response.status, response.location, url, origin, request, redact);
       const retryAfterMs = parseRetryAfter(response.retryAfter);
       if (response.status === 429) {
-        slot.throttled();
+        slot.throttled(readRateLimitHeaders(response.headers));
         stats.add(stream, 'throttled');
       } else if (response.status >= 500) stats.add(stream, 'serverErrors');
       throw statusError({ status: response.status, body: parseErrorBody(response.text), retryAfterMs }, request, redact);

@@ -1,138 +1,96 @@
 import pLimit from 'p-limit';
-import { createAdaptiveRate, type AdaptiveRate } from './adaptive-rate.js';
-import { createTokenBucket, type TokenBucket, type TokenBucketOptions } from './token-bucket.js';
+import { RateLearner } from './rate-learner.js';
+import { createTokenBucket, type TokenBucketOptions } from './token-bucket.js';
 
-export interface ThrottleOptions {
-  /** Configured concurrency (api.concurrency): the ceiling of requests in flight. */
+/** api.concurrency, api.maxRequestsPerSecond; `onThrottled` is told every cut of the pace (for logging); tests drive `now` and `sleep`. */
+export interface ThrottleOptions extends Pick<TokenBucketOptions, 'now' | 'sleep'> {
   readonly concurrency: number;
-  /** An explicit budget (api.maxRequestsPerSecond), on top of what the client learns. */
   readonly maxRequestsPerSecond?: number;
-  /** Told about every decrease of the learned rate (for logging). */
   readonly onThrottled?: (ratePerSecond: number) => void;
-  /** Milliseconds; tests drive it (with `sleep`). */
-  readonly now?: () => number;
-  readonly sleep?: TokenBucketOptions['sleep'];
 }
 
-/** What a running task reports back about its request. */
+/** What a task reports about its request (429 or 2xx), with the rate its headers told (readRateLimitHeaders). */
 export interface ThrottleSlot {
-  /** The API answered 429. */
-  throttled(): void;
-  /** The API answered 2xx. */
-  succeeded(): void;
+  throttled(told?: number): void;
+  succeeded(told?: number): void;
 }
 
-export interface Throttle {
-  /**
-   * Runs `task` when a slot is free and the pace allows. One call is one attempt: retries come
-   * back through here, so a retry sleeping its backoff holds no slot.
-   */
-  run<T>(task: (slot: ThrottleSlot) => Promise<T>, signal?: AbortSignal): Promise<T>;
-  /** The current concurrency limit, between 1 and the configured concurrency. */
-  readonly concurrency: number;
-  /** The pace learned from 429s (requests/s); undefined when not paced. */
-  readonly learnedRate: number | undefined;
-  /** The API's limit found in this run, or remembered (see AdaptiveRate.limitFound). */
-  readonly limitFound: number | undefined;
-  /** Starts paced just under the limit an earlier run found (before this run is refused). */
-  remember(limit: number): void;
-  readonly active: number;
-  readonly pending: number;
-}
+export type Throttle = ReturnType<typeof createThrottle>;
 
-/**
- * Pacing holds 50 ms of tokens: less than a rate limit's usual burst (the simulator's default is
- * 200 ms), so a stalled event loop does not make the client send a burst the API refuses.
- */
-const PACING_BURST_SECONDS = 0.05;
+/** Unpaced, the pace lets this many through a second: the requests queued in it go at once. */
+const UNPACED = 1e6;
+/** The pace holds 50 ms of tokens, under the simulator's 200 ms burst: a stalled event loop sends no burst the API refuses. */
+const PACE_BURST_SECONDS = 0.05;
 
-/**
- * Global concurrency limit and pace, adapted to the API's answers (see adaptive-rate.ts), plus an
- * optional explicit requests-per-second budget.
- */
-export function createThrottle(options: ThrottleOptions): Throttle {
-  const bucketOptions: TokenBucketOptions = {
-    ...(options.now ? { now: options.now } : {}),
-    ...(options.sleep ? { sleep: options.sleep } : {}),
-  };
-  const adaptive: AdaptiveRate = createAdaptiveRate({
-    ceiling: options.concurrency,
-    ...(options.now ? { now: options.now } : {}),
-    ...(options.onThrottled ? { onThrottled: options.onThrottled } : {}),
-  });
-  const limit = pLimit(adaptive.concurrency);
+/** Requests in flight and their pace, from the rate learner (rate-learner.ts), plus an optional fixed budget. */
+export function createThrottle(options: ThrottleOptions) {
   const now = options.now ?? performance.now.bind(performance);
-  const budget: TokenBucket | undefined = options.maxRequestsPerSecond ? createTokenBucket(options.maxRequestsPerSecond, bucketOptions) : undefined;
-  let pace: TokenBucket | undefined;
-  // Attempts holding a slot while they wait for the pace: demand the rate does not serve yet.
-  let awaitingPace = 0;
+  const clock = { now, sleep: options.sleep };
+  const learner = new RateLearner(Math.max(1, options.concurrency), now, options.onThrottled);
+  const slots = pLimit(learner.concurrency);
+  const pace = createTokenBucket(UNPACED, { ...clock, burstSeconds: PACE_BURST_SECONDS });
+  const budget = options.maxRequestsPerSecond ? createTokenBucket(options.maxRequestsPerSecond, clock) : undefined;
+  let awaitingPace = 0; // attempts holding a slot while they wait for the pace: demand it does not serve yet
 
   function follow(): void {
-    if (limit.concurrency !== adaptive.concurrency) limit.concurrency = adaptive.concurrency;
-    const rate = adaptive.pacing;
-    // Released (or a decrease undone): not paced any more, and the requests waiting for the old
-    // pace go now (left to it, each went on at the old pace, and at 14/s under a limit halved to
-    // 10/s each was refused in a wave of its own: the rate was halved down to 0.5/s).
-    if (rate === undefined) {
-      pace?.open();
-      pace = undefined;
-    } else if (pace === undefined) pace = createTokenBucket(rate, { ...bucketOptions, burstSeconds: PACING_BURST_SECONDS, initialTokens: 0 });
-    else if (rate < pace.rate) {
-      pace.setRate(rate);
-      pace.drain();
-    } else pace.setRate(rate);
+    slots.concurrency = learner.concurrency;
+    const rate = learner.pace ?? UNPACED;
+    // Lowered: the tokens saved up at the old pace are not spent.
+    if (rate !== pace.rate) pace.setRate(rate, rate < pace.rate);
+  }
+
+  /** Waits for the pace; true when it had to wait. */
+  async function gate(signal: AbortSignal | undefined): Promise<boolean> {
+    const before = now();
+    awaitingPace += 1;
+    try {
+      await pace.take(signal);
+      if (budget) await budget.take(signal);
+    } finally {
+      awaitingPace -= 1;
+    }
+    // A token at hand is taken in microseconds; waiting for one takes a millisecond or more.
+    return now() - before >= 1;
   }
 
   return {
-    run(task, signal) {
-      const queued = limit.activeCount >= limit.concurrency || limit.pendingCount > 0;
-      return limit(async () => {
+    /** Runs `task` when a slot is free and the pace allows; retries come back through here. */
+    run<T>(task: (slot: ThrottleSlot) => Promise<T>, signal?: AbortSignal): Promise<T> {
+      const queued = slots.activeCount >= slots.concurrency || slots.pendingCount > 0;
+      return slots(async () => {
         signal?.throwIfAborted();
-        const gated = pace !== undefined || budget !== undefined;
-        const before = now();
-        if (gated) awaitingPace += 1;
-        try {
-          if (pace) await pace.take(signal);
-          if (budget) await budget.take(signal);
-        } finally {
-          if (gated) awaitingPace -= 1;
-        }
-        // A token at hand is taken in microseconds; waiting for one takes a millisecond or more.
-        const attempt = adaptive.sent(queued || now() - before >= 1);
-        try {
-          return await task({
-            throttled() {
-              adaptive.throttled(attempt);
-              follow();
-            },
-            succeeded() {
-              adaptive.succeeded(attempt, limit.pendingCount > 0 || awaitingPace > 0);
-              follow();
-            },
-          });
-        } finally {
-          adaptive.ended(attempt);
-        }
+        const attempt = learner.sent((await gate(signal)) || queued);
+        return task({
+          throttled(told) {
+            learner.refused(attempt, told);
+            follow();
+          },
+          succeeded(told) {
+            learner.accepted(attempt, slots.pendingCount > 0 || awaitingPace > 0, told);
+            follow();
+          },
+        });
       });
     },
-    get concurrency() {
-      return limit.concurrency;
-    },
-    get learnedRate() {
-      return adaptive.learned;
-    },
-    get limitFound() {
-      return adaptive.limitFound;
-    },
-    remember(remembered) {
-      adaptive.remember(remembered);
+    /** Starts paced under the limit an earlier run found (unless this run has met a 429). */
+    remember(limit: number): void {
+      learner.remember(limit);
       follow();
     },
-    get active() {
-      return limit.activeCount;
+    /** Requests in flight allowed now, between 1 and the configured concurrency. */
+    get concurrency(): number {
+      return slots.concurrency;
     },
-    get pending() {
-      return limit.pendingCount;
+    /** The pace (requests/s); undefined when not paced. */
+    get learnedRate(): number | undefined {
+      return learner.pace;
+    },
+    /** The API's limit found, told or remembered. */
+    get limitFound(): number | undefined {
+      return learner.limit;
+    },
+    get active(): number {
+      return slots.activeCount;
     },
   };
 }

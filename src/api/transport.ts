@@ -20,6 +20,8 @@ export interface TransportOptions {
 export interface TransportResponse {
   readonly status: number;
   readonly retryAfter: string | string[] | undefined;
+  /** Every header of the answer (the rate-limit ones are read from them). */
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
   /** The `Date` header: the server's clock when it answered. */
   readonly date: string | undefined;
   /** Where a 3xx points (redirects are not followed). */
@@ -69,6 +71,7 @@ export function createTransport(options: TransportOptions): Transport {
         return {
           status,
           retryAfter: response.headers['retry-after'],
+          headers: response.headers,
           date: singleHeader(response.headers.date),
           location: singleHeader(response.headers.location),
           contentType: singleHeader(response.headers['content-type']),

@@ -8,7 +8,7 @@ import type { Warehouse } from '../warehouse/index.js';
  * the same API starts paced just under it (docs/rate-limits.md). Learning the limit from
  * scratch costs a fixed 7-13 refusals at R 10 (3-4 % of a 30-s run, B10); a nightly job pays it
  * once. A wrong memory costs little: a limit since lowered is refused and found again, one since
- * raised is found by the probes within seconds.
+ * raised is found as the pace grows (a doubled one in ~25 s).
  */
 
 /** The API settings a run is recorded against. */

@@ -15,6 +15,8 @@ export type { DayValues } from './metrics/day-values.js';
 export type { HourValues } from './metrics/hour-values.js';
 export { LOGIN_METHODS } from './metrics/venue-profile.js';
 export type { RecordedRequest } from './http/request-log.js';
+export { RATE_LIMIT_HEADER_STYLES } from './http/rate-limit-headers.js';
+export type { RateLimitHeaderStyle } from './http/rate-limit-headers.js';
 export { parseFaultSpec, toFaultSpec, FaultSpecError, FAULT_KINDS, FAULT_STREAMS, FAULT_SPEC_GRAMMAR, HOSTILE_FAULTS } from './faults/fault-spec.js';
 export type { FaultSpec, FaultRule, FaultKind, ResponseFault, DriftFault, HostileFault } from './faults/fault-spec.js';
 export { simulatedNow } from './dates.js';

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { EtlError } from '../errors/index.js';
 import { CalendarDate, todayUtc } from '../calendar/index.js';
 import type { FaultSpec } from './faults/fault-spec.js';
+import { RATE_LIMIT_HEADER_STYLES, type RateLimitHeaderStyle } from './http/rate-limit-headers.js';
 import type { RecordedRequest } from './http/request-log.js';
 
 export interface SimulatorOptions {
@@ -22,6 +23,11 @@ export interface SimulatorOptions {
   readonly rateLimit?: number;
   /** Requests the bucket holds (the burst allowed at once). Default a fifth of `rateLimit`, at least 1. */
   readonly rateLimitBurst?: number;
+  /**
+   * Tells the rate limit in every answer's headers: `ietf` (`RateLimit-Policy` and `RateLimit`,
+   * the IETF draft) or `x` (`X-RateLimit-Limit/-Remaining/-Reset`). Default: not told.
+   */
+  readonly rateLimitHeaders?: RateLimitHeaderStyle;
   /** Seeded faults, e.g. `429=0.1,reset=0.02@venue-roles,retry-after=2`. Default none. */
   readonly faults?: string | FaultSpec;
   /** Late data: each `revise()` changes the values of today and the N days before it. */
@@ -53,6 +59,7 @@ const OptionsSchema = z.object({
   latencyMs: z.number().int().min(0).max(600_000).default(0),
   rateLimit: z.number().positive().max(1_000_000).optional(),
   rateLimitBurst: z.number().int().min(1).max(1_000_000).optional(),
+  rateLimitHeaders: z.enum(RATE_LIMIT_HEADER_STYLES).optional(),
   reviseRecentDays: z.number().int().min(0).max(36_600).default(0),
   today: CalendarDate.optional(),
   maxPageSize: z.number().int().min(1).max(100_000).default(100),
@@ -75,8 +82,10 @@ export function resolveOptions(options: SimulatorOptions = {}): ResolvedOptions 
   if (resolved.defaultPageSize > resolved.maxPageSize) {
     throw new EtlError('VENUE_SIM_OPTIONS', `defaultPageSize (${resolved.defaultPageSize}) exceeds maxPageSize (${resolved.maxPageSize})`);
   }
-  if (resolved.rateLimitBurst !== undefined && resolved.rateLimit === undefined) {
-    throw new EtlError('VENUE_SIM_OPTIONS', 'rateLimitBurst needs rateLimit (the requests per second allowed)');
+  for (const name of ['rateLimitBurst', 'rateLimitHeaders'] as const) {
+    if (resolved[name] !== undefined && resolved.rateLimit === undefined) {
+      throw new EtlError('VENUE_SIM_OPTIONS', `${name} needs rateLimit (the requests per second allowed)`);
+    }
   }
   return resolved;
 }

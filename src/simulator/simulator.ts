@@ -4,8 +4,8 @@ import { seedKey } from './hash.js';
 import type { SimulatorControls } from './http/control.js';
 import { RequestLog } from './http/request-log.js';
 import { createRateLimiter, defaultBurst } from './http/rate-limit.js';
-import { listen } from './http/server.js';
-import { resolveOptions, type SimulatorOptions } from './options.js';
+import { listen, type ServerDependencies } from './http/server.js';
+import { resolveOptions, type ResolvedOptions, type SimulatorOptions } from './options.js';
 import { createGroundTruth, type GroundTruth } from './truth/ground-truth.js';
 import { RoleBook } from './world/role-book.js';
 import { WorldIndex } from './world/world-index.js';
@@ -75,9 +75,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       log,
       controls,
       latencyMs: config.latencyMs,
-      ...(config.rateLimit === undefined
-        ? {}
-        : { rateLimiter: createRateLimiter({ ratePerSecond: config.rateLimit, burst: config.rateLimitBurst ?? defaultBurst(config.rateLimit) }) }),
+      ...rateLimitDependencies(config),
       clock: options.clock ?? (() => new Date()),
       ...(options.onRequest ? { onRequest: options.onRequest } : {}),
     },
@@ -92,4 +90,12 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     settled: { value: () => server.settled(), enumerable: true },
     close: { value: () => server.close(), enumerable: true },
   }) as Simulator;
+}
+
+/** The token bucket, and how the answers tell it, when the options ask for a rate limit. */
+function rateLimitDependencies(config: ResolvedOptions): Pick<ServerDependencies, 'rateLimiter' | 'rateLimitHeaders'> {
+  if (config.rateLimit === undefined) return {};
+  const settings = { ratePerSecond: config.rateLimit, burst: config.rateLimitBurst ?? defaultBurst(config.rateLimit) };
+  const rateLimiter = createRateLimiter(settings);
+  return config.rateLimitHeaders === undefined ? { rateLimiter } : { rateLimiter, rateLimitHeaders: { style: config.rateLimitHeaders, settings } };
 }

@@ -8,7 +8,7 @@ import type { RecordedRequest } from '../../src/simulator/index.js';
 import { addDays, assertBuilt, describeRun, queryRows, startFixture, todayUtc, type Fixture } from './harness.js';
 
 const RATE = 50;
-/** The next run's hold under the remembered limit is 4 s: no 429 is expected in its first 2 s. */
+/** The next run starts at 90 % of the remembered limit and reaches it ~10 s in: no 429 is expected in its first 2 s. */
 const HELD_MS = 2_000;
 
 let fx: Fixture;
@@ -45,8 +45,8 @@ describe('the rate limit a run found', () => {
     const first = await fx.cli(['sync']);
     expect(first.code, describeRun(first)).toBe(0);
     const firstRequests = requestsOfRun(fx.sim.requests);
-    // Without a limit known, the ramp runs into the bucket within its first second.
-    expect(firstRequests.filter((r) => r.status === 429 && r.at < HELD_MS).length).toBeGreaterThan(0);
+    // Without a limit known, the ramp runs into the bucket (when depends on the machine's load).
+    expect(firstRequests.filter((r) => r.status === 429).length).toBeGreaterThan(0);
     const [found] = await recordedLimits();
     expect(found).toBeGreaterThan(0.8 * RATE);
     expect(found).toBeLessThan(1.25 * RATE);

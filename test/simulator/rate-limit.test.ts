@@ -43,5 +43,24 @@ describe('simulator rate limit', () => {
 
   it('refuses a burst setting without a rate', async () => {
     await expect(startSimulator({ rateLimitBurst: 3 })).rejects.toThrow(/rateLimitBurst needs rateLimit/);
+    await expect(startSimulator({ rateLimitHeaders: 'ietf' })).rejects.toThrow(/rateLimitHeaders needs rateLimit/);
+  });
+
+  it('tells its limit in every answer on request: the IETF draft fields or X-RateLimit-*', async () => {
+    const ietf = await startSimulator({ seed: 9, venues: 2, days: 10, today: TODAY, rateLimit: 0.2, rateLimitBurst: 2, rateLimitHeaders: 'ietf' });
+    started.push(ietf);
+    const answers = await Promise.all(Array.from({ length: 3 }, () => get(ietf, '/accounts/filtered-accounts/me/')));
+    // 0.2/s is a quota of 12 a minute; 2, then 1, then none left, whole again in 10 s or less.
+    expect(answers.map((a) => a.headers.get('ratelimit-policy'))).toEqual(Array.from({ length: 3 }, () => '"bucket";q=12;w=60'));
+    expect(answers.map((a) => a.headers.get('ratelimit')?.replace(/t=\d+/, 't'))).toEqual(['"bucket";r=1;t', '"bucket";r=0;t', '"bucket";r=0;t']);
+    const x = await startSimulator({ seed: 9, venues: 2, days: 10, today: TODAY, rateLimit: 5, rateLimitHeaders: 'x' });
+    started.push(x);
+    const answer = await get(x, '/accounts/filtered-accounts/me/');
+    expect(answer.headers.get('x-ratelimit-limit')).toBe('5');
+    expect(answer.headers.get('x-ratelimit-remaining')).toBe('0');
+    expect(Number(answer.headers.get('x-ratelimit-reset'))).toBeGreaterThanOrEqual(1);
+    const quiet = await startSimulator({ seed: 9, venues: 2, days: 10, today: TODAY, rateLimit: 5 });
+    started.push(quiet);
+    expect((await get(quiet, '/accounts/filtered-accounts/me/')).headers.get('x-ratelimit-limit')).toBeNull();
   });
 });

@@ -3,7 +3,16 @@ import { resolve } from 'node:path';
 import { starterConfig, type StarterValues } from '../../config/index.js';
 import { ExitCode, UsageError } from '../../errors/index.js';
 import { registerSecret } from '../../log/index.js';
-import { FAULT_SPEC_GRAMMAR, FaultSpecError, sendEvents, startSimulator, toFaultSpec, type FaultSpec } from '../../simulator/index.js';
+import {
+  FAULT_SPEC_GRAMMAR,
+  FaultSpecError,
+  RATE_LIMIT_HEADER_STYLES,
+  sendEvents,
+  startSimulator,
+  toFaultSpec,
+  type FaultSpec,
+  type RateLimitHeaderStyle,
+} from '../../simulator/index.js';
 import { dateOption, intOption, stringOption } from '../args.js';
 import { commandLogger } from '../context.js';
 import type { Command, CommandIo, ParsedArgs } from '../command.js';
@@ -22,6 +31,11 @@ export const simulateCommand: Command = {
     'latency-ms': { type: 'string', description: 'delay added to every response (default 0)', valueName: 'N' },
     'rate-limit': { type: 'string', description: 'requests per second allowed per token; beyond it 429 + Retry-After (default none)', valueName: 'N' },
     'rate-limit-burst': { type: 'string', description: 'requests the rate limit lets through at once (default N/5, at least 1)', valueName: 'N' },
+    'rate-limit-headers': {
+      type: 'string',
+      description: 'tell the rate limit in every answer: ietf (RateLimit-Policy, RateLimit) or x (X-RateLimit-*)',
+      valueName: 'STYLE',
+    },
     faults: { type: 'string', description: 'seeded faults, e.g. 429=0.1,500=0.05,reset=0.02@venue-roles', valueName: 'SPEC' },
     token: { type: 'string', description: 'bearer token the API requires (default sim-token)', valueName: 'T' },
     'revise-recent-days': { type: 'string', description: 'late data: days before today that POST /__sim/revise changes', valueName: 'N' },
@@ -45,6 +59,7 @@ export const simulateCommand: Command = {
     const rateLimit = intOption(args, 'rate-limit', { min: 1, max: 1_000_000 });
     const rateLimitBurst = intOption(args, 'rate-limit-burst', { min: 1, max: 1_000_000 });
     if (rateLimitBurst !== undefined && rateLimit === undefined) throw new UsageError('--rate-limit-burst needs --rate-limit N');
+    const rateLimitHeaders = rateLimitHeadersOption(args, rateLimit);
     const reviseRecentDays = intOption(args, 'revise-recent-days', { min: 0, max: 36_600 });
     const configOut = stringOption(args, 'write-config');
     if (configOut !== undefined && existsSync(configOut)) {
@@ -61,6 +76,7 @@ export const simulateCommand: Command = {
       ...(latencyMs === undefined ? {} : { latencyMs }),
       ...(rateLimit === undefined ? {} : { rateLimit }),
       ...(rateLimitBurst === undefined ? {} : { rateLimitBurst }),
+      ...(rateLimitHeaders === undefined ? {} : { rateLimitHeaders }),
       ...(token === undefined ? {} : { token }),
       ...(reviseRecentDays === undefined ? {} : { reviseRecentDays }),
       ...(faults === undefined ? {} : { faults }),
@@ -111,6 +127,15 @@ export const simulateCommand: Command = {
     return exitCode;
   },
 };
+
+function rateLimitHeadersOption(args: ParsedArgs, rateLimit: number | undefined): RateLimitHeaderStyle | undefined {
+  const style = stringOption(args, 'rate-limit-headers');
+  if (style === undefined) return undefined;
+  if (rateLimit === undefined) throw new UsageError('--rate-limit-headers needs --rate-limit N');
+  const styles: readonly string[] = RATE_LIMIT_HEADER_STYLES;
+  if (!styles.includes(style)) throw new UsageError(`--rate-limit-headers must be ${RATE_LIMIT_HEADER_STYLES.join(' or ')}, got "${style}"`);
+  return style as RateLimitHeaderStyle;
+}
 
 function faultsOption(args: ParsedArgs): FaultSpec | undefined {
   const text = stringOption(args, 'faults');

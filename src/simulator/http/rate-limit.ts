@@ -7,6 +7,8 @@
 export interface RateLimiter {
   /** Takes a token for `key` at `nowMs`: 0 when the request may pass, else the milliseconds until one is available. */
   take(key: string, nowMs: number): number;
+  /** What `key`'s bucket holds at `nowMs`: whole requests left, and milliseconds until it is full. */
+  peek(key: string, nowMs: number): { readonly remaining: number; readonly fullInMs: number };
 }
 
 export interface RateLimitSettings {
@@ -21,12 +23,20 @@ export function defaultBurst(ratePerSecond: number): number {
 
 export function createRateLimiter(settings: RateLimitSettings): RateLimiter {
   const buckets = new Map<string, { tokens: number; at: number }>();
+  function refilled(key: string, nowMs: number): { tokens: number; at: number } {
+    const bucket = buckets.get(key) ?? { tokens: settings.burst, at: nowMs };
+    bucket.tokens = Math.min(settings.burst, bucket.tokens + ((nowMs - bucket.at) * settings.ratePerSecond) / 1000);
+    bucket.at = nowMs;
+    buckets.set(key, bucket);
+    return bucket;
+  }
   return {
+    peek(key, nowMs) {
+      const { tokens } = refilled(key, nowMs);
+      return { remaining: Math.floor(tokens), fullInMs: ((settings.burst - tokens) * 1000) / settings.ratePerSecond };
+    },
     take(key, nowMs) {
-      const bucket = buckets.get(key) ?? { tokens: settings.burst, at: nowMs };
-      bucket.tokens = Math.min(settings.burst, bucket.tokens + ((nowMs - bucket.at) * settings.ratePerSecond) / 1000);
-      bucket.at = nowMs;
-      buckets.set(key, bucket);
+      const bucket = refilled(key, nowMs);
       if (bucket.tokens >= 1) {
         bucket.tokens -= 1;
         return 0;

@@ -10,7 +10,8 @@ import { applyDrift } from '../faults/schema-drift.js';
 import { simulatedNow } from '../dates.js';
 import { answerApi, type ApiAnswer, type ApiDependencies } from './api-answer.js';
 import { CONTROL_PREFIX, handleControl, type SimulatorControls } from './control.js';
-import type { RateLimiter } from './rate-limit.js';
+import type { RateLimiter, RateLimitSettings } from './rate-limit.js';
+import { rateLimitHeaders, type RateLimitHeaderStyle } from './rate-limit-headers.js';
 import { sendAnswer, sendFault, sendRateLimited } from './respond.js';
 import type { RecordedRequest, RequestLog } from './request-log.js';
 
@@ -21,6 +22,8 @@ export interface ServerDependencies extends ApiDependencies {
   readonly latencyMs: number;
   /** The API's rate limit per bearer token; none when absent. */
   readonly rateLimiter?: RateLimiter;
+  /** Tells it in every answer's headers, with its settings (`--rate-limit-headers`). */
+  readonly rateLimitHeaders?: { readonly style: RateLimitHeaderStyle; readonly settings: RateLimitSettings };
   /** The machine clock whose time of day the simulated clock shows. */
   readonly clock: () => Date;
   readonly onRequest?: (request: RecordedRequest) => void;
@@ -89,7 +92,11 @@ async function handleApi(request: IncomingMessage, response: ServerResponse, dep
   const stream = path.split('/')[2] ?? '';
   // The limit is counted on arrival, as a gateway in front of the API would; a refused request
   // draws no fault (its retry gets the draw the request would have had).
-  const waitMs = deps.rateLimiter?.take(request.headers.authorization ?? '', performance.now()) ?? 0;
+  const arrivedAt = performance.now();
+  const bucketKey = request.headers.authorization ?? '';
+  const waitMs = deps.rateLimiter?.take(bucketKey, arrivedAt) ?? 0;
+  const { rateLimiter, rateLimitHeaders: told } = deps;
+  const limitHeaders = rateLimiter && told ? rateLimitHeaders(told.style, told.settings, rateLimiter, bucketKey, arrivedAt) : {};
   const spec: FaultSpec = deps.controls.faults;
   const ordinal = waitMs > 0 ? undefined : deps.log.nextOrdinal(url);
   const decision = ordinal === undefined ? undefined : decideFaults(deps.seed, spec, url, stream, ordinal);
@@ -103,6 +110,7 @@ async function handleApi(request: IncomingMessage, response: ServerResponse, dep
   }
   // The API's clock is the simulated one: its date is `today`, whatever the machine says.
   response.setHeader('Date', simulatedNow(deps.world.today, deps.clock()).toUTCString());
+  for (const [name, value] of Object.entries(limitHeaders)) response.setHeader(name, value);
   let status: number;
   let fault: string | undefined;
   if (decision === undefined) {
