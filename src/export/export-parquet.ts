@@ -6,7 +6,7 @@ import type { Logger } from '../log/index.js';
 import { EtlError, UsageError } from '../errors/index.js';
 import { openReadConnection } from '../warehouse/read-connection.js';
 import { isCorruption, warehouseCorrupt } from '../warehouse/warehouse-failure.js';
-import { forgetExportChanges } from '../warehouse/export-changes.js';
+import { forgetExportChanges } from '../warehouse/forget-export-changes.js';
 import { fingerprintPartitions, parsePartitionKey, partitionKey, tableColumns, type PartitionRef, type PartitionState } from './fingerprint.js';
 import { manifestText, parseManifest, type ColumnInfo, type Manifest, type ManifestChanges, type PartitionEntry, type TableEntry } from './manifest.js';
 import { dataFileName, describeWriter, EXPORT_TABLES, PARTITION_KEYS, type ExportTable } from './tables.js';
