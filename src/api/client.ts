@@ -10,8 +10,8 @@ import { readRateLimitHeaders } from './rate-limit-headers.js';
 import { abortedError, parseRetryAfter, withRetries, type RetryPolicy } from './retry-policy.js';
 import { StatsRecorder, type ClientStats } from './stats.js';
 import { statusError } from './status-error.js';
-import { createThrottle, type ThrottleSlot } from './throttle.js';
-import { createTransport, isConnectionRefused } from './transport.js';
+import { createThrottle, type Throttle, type ThrottleSlot } from './throttle.js';
+import { createTransport, isConnectionRefused, type Transport } from './transport.js';
 import { userAgent } from './user-agent.js';
 
 export interface ApiClientOptions {
@@ -102,16 +102,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     onThrottled: (rate) => logger.info({ requestsPerSecond: Math.round(rate * 10) / 10 }, 'api throttled (429): request rate lowered'),
   });
   const stats = new StatsRecorder(throttle);
-  const policy: RetryPolicy = {
-    maxRetries: options.maxRetries,
-    baseMs: options.retryBaseMs ?? DEFAULT_RETRY_BASE_MS,
-    maxBackoffMs: options.retryMaxBackoffMs ?? DEFAULT_RETRY_MAX_BACKOFF_MS,
-    maxRetryAfterMs: options.maxRetryAfterMs,
-  };
+  const fetchBody = createFetcher({ options, transport, throttle, stats, origin, redact });
   const maxPages = options.maxPages ?? DEFAULT_MAX_PAGES;
-  // A refused token stays refused for the whole run: after the first 401/403, later calls fail
-  // without sending, so a run over hundreds of slices does not hammer the API with a bad token.
-  let refusedToken: ApiError | undefined;
 
   function resolve(pathOrUrl: string): URL {
     const absolute = /^[a-z][a-z\d+.-]*:/i.test(pathOrUrl);
@@ -119,6 +111,59 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     assertSameOrigin(url, origin, `the URL ${absolute ? pathOrUrl : pathOf(url)}`);
     return url;
   }
+
+  return {
+    baseUrl: options.baseUrl,
+    async getDocument(pathOrUrl, context = {}) {
+      const url = resolve(pathOrUrl);
+      const document = toJsonApiDocument(await fetchBody(url, context), `GET ${pathOf(url)}`);
+      stats.add(context.stream, 'pages');
+      return document;
+    },
+    async *paginate(path, context) {
+      const first = firstPageUrl(resolve(path), context.pageSize);
+      const fetchPage = async (url: URL): Promise<JsonApiListDocument> => {
+        const request = `GET ${pathOf(url)}`;
+        const page = expectList(toJsonApiDocument(await fetchBody(url, context), request), request);
+        stats.add(context.stream, 'pages');
+        return page;
+      };
+      yield* followPages(first, fetchPage, { origin, maxPages, redact, ...(context.stream === undefined ? {} : { stream: context.stream }) });
+    },
+    stats: stats.view,
+    rememberRateLimit: (requestsPerSecond) => throttle.remember(requestsPerSecond),
+    logSummary: (target = logger) => stats.logSummary(target),
+    close: () => transport.close(),
+  };
+}
+
+/** What one client's requests go through: shared by every call it makes. */
+interface FetchParts {
+  readonly options: ApiClientOptions;
+  readonly transport: Transport;
+  readonly throttle: Throttle;
+  readonly stats: StatsRecorder;
+  readonly origin: string;
+  readonly redact: (text: string) => string;
+}
+
+/**
+ * The client's one way to fetch a URL: retries around attempts, each inside a throttle slot,
+ * and a token once refused never sent again. Returns the parsed body.
+ */
+function createFetcher({ options, transport, throttle, stats, origin, redact }: FetchParts): (url: URL, context: RequestContext) => Promise<unknown> {
+  const { logger } = options;
+  const policy: RetryPolicy = {
+    maxRetries: options.maxRetries,
+    baseMs: options.retryBaseMs ?? DEFAULT_RETRY_BASE_MS,
+    maxBackoffMs: options.retryMaxBackoffMs ?? DEFAULT_RETRY_MAX_BACKOFF_MS,
+    maxRetryAfterMs: options.maxRetryAfterMs,
+  };
+  // A refused token stays refused for the whole run: after the first 401/403, later calls fail
+  // without sending, so a run over hundreds of slices does not hammer the API with a bad token.
+  let refusedToken: ApiError | undefined;
+  const parseJson = (text: string, request: string, status: number, coding: ContentCoding | undefined): unknown =>
+    parseJsonBody(text, request, status, coding, redact);
 
   /** One attempt, inside a throttle slot: send, read, and turn anything but a 2xx with JSON into an error. */
   async function attempt(url: URL, request: string, attemptNumber: number, slot: ThrottleSlot, context: RequestContext): Promise<unknown> {
@@ -158,23 +203,6 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     logger.debug({ method: 'GET', url: pathOf(url), status, error: code, attempt: attemptNumber, ms, stream }, 'api request');
   }
 
-  function parseJson(text: string, request: string, status: number, coding: ContentCoding | undefined): unknown {
-    try {
-      return JSON.parse(text);
-    } catch (error) {
-      const body = coding ? ` (a ${coding}-encoded body, decoded)` : '';
-      throw new ApiError(
-        ApiErrorCode.badBody,
-        `${request} returned malformed JSON${body}: ${withoutExcerpts(redact((error as Error).message)).slice(0, 200)}`,
-        {
-          status,
-          request,
-          ...(coding ? { details: { contentEncoding: coding } } : {}),
-        },
-      );
-    }
-  }
-
   /** Retries, counts and abort handling around `attempt`; returns the parsed body. */
   async function fetchBody(url: URL, context: RequestContext): Promise<unknown> {
     const { stream, signal } = context;
@@ -204,29 +232,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     }
   }
 
-  return {
-    baseUrl: options.baseUrl,
-    async getDocument(pathOrUrl, context = {}) {
-      const url = resolve(pathOrUrl);
-      const document = toJsonApiDocument(await fetchBody(url, context), `GET ${pathOf(url)}`);
-      stats.add(context.stream, 'pages');
-      return document;
-    },
-    async *paginate(path, context) {
-      const first = firstPageUrl(resolve(path), context.pageSize);
-      const fetchPage = async (url: URL): Promise<JsonApiListDocument> => {
-        const request = `GET ${pathOf(url)}`;
-        const page = expectList(toJsonApiDocument(await fetchBody(url, context), request), request);
-        stats.add(context.stream, 'pages');
-        return page;
-      };
-      yield* followPages(first, fetchPage, { origin, maxPages, redact, ...(context.stream === undefined ? {} : { stream: context.stream }) });
-    },
-    stats: stats.view,
-    rememberRateLimit: (requestsPerSecond) => throttle.remember(requestsPerSecond),
-    logSummary: (target = logger) => stats.logSummary(target),
-    close: () => transport.close(),
-  };
+  return fetchBody;
 }
 
 /** Brackets stay literal: the URL parser keeps them in queries, and the API documents them so. */
@@ -254,5 +260,19 @@ function parseErrorBody(text: string): unknown {
     return JSON.parse(text);
   } catch {
     return undefined;
+  }
+}
+
+/** A 2xx answer's body as JSON; malformed JSON is a bad-body error (its message redacted). */
+function parseJsonBody(text: string, request: string, status: number, coding: ContentCoding | undefined, redact: (text: string) => string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    const body = coding ? ` (a ${coding}-encoded body, decoded)` : '';
+    throw new ApiError(ApiErrorCode.badBody, `${request} returned malformed JSON${body}: ${withoutExcerpts(redact((error as Error).message)).slice(0, 200)}`, {
+      status,
+      request,
+      ...(coding ? { details: { contentEncoding: coding } } : {}),
+    });
   }
 }

@@ -1,9 +1,10 @@
 import {
-  loadConfigFile,
+  loadConfigFor,
   loadReadSideConfigFile,
   loadCredentialFreeConfigFile,
   DEFAULT_CONFIG_PATH,
   type Config,
+  type ConfigCommand,
   type ReadSideConfig,
 } from '../config/index.js';
 import { createLogger, LOG_LEVELS, type Logger, type LogLevel } from '../log/index.js';
@@ -15,8 +16,9 @@ export function configPath(args: ParsedArgs): string {
   return stringOption(args, 'config') ?? DEFAULT_CONFIG_PATH;
 }
 
-export function loadCommandConfig(args: ParsedArgs, io: CommandIo): Config {
-  return loadConfigFile(configPath(args), io.env);
+/** What `command` reads of the config, and what it needs (docs/configuration.md, "What each command reads"). */
+export function loadCommandConfig(args: ParsedArgs, io: CommandIo, command: ConfigCommand): Config {
+  return loadConfigFor(command, configPath(args), io.env);
 }
 
 /**

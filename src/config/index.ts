@@ -2,6 +2,10 @@ export { ConfigSchema, SummaryGrain, summaryGrains, dayHorizonDays, DEFAULT_DAY_
 export type { Config, ConfigInput, ApiConfig, ApiReadyConfig, NotifyEvent } from './schema.js';
 export {
   loadConfigFile,
+  loadConfigFor,
+  loadWholeConfigFile,
+  resolveConfigFor,
+  resolveWholeConfig,
   loadReadSideConfigFile,
   loadCredentialFreeConfigFile,
   resolveConfig,
@@ -12,6 +16,8 @@ export {
   OPTIONAL_BLOCKS,
 } from './load.js';
 export type { OptionalBlock, ReadSideConfig } from './load.js';
+export { CONFIG_BLOCKS, CONFIG_COMMANDS, blocksRead, commandProblems, commandsSetUp, variablesByCommand } from './command-needs.js';
+export type { ConfigBlock, ConfigCommand } from './command-needs.js';
 export { maskConfig, printableConfig, registerConfigSecrets } from './mask.js';
 export { VenueEntry, venueKey } from './venue-entries.js';
 export { maskUrlCredentials, urlCredentials } from './url-credentials.js';

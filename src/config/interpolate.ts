@@ -64,3 +64,15 @@ export function referencedValues(value: unknown, env: Readonly<Record<string, st
   }
   return found;
 }
+
+/** Every `${NAME}` the document references, with the path of the value it is in (comment keys skipped). */
+export function referencedNames(value: unknown, path = ''): { name: string; path: string }[] {
+  if (typeof value === 'string') return [...value.matchAll(PLACEHOLDER)].map((match) => ({ name: match[1]!, path: path || '(root)' }));
+  if (Array.isArray(value)) return value.flatMap((item, index) => referencedNames(item, `${path}[${index}]`));
+  if (value !== null && typeof value === 'object') {
+    return Object.entries(value)
+      .filter(([key]) => !key.startsWith('//'))
+      .flatMap(([key, item]) => referencedNames(item, path ? `${path}.${key}` : key));
+  }
+  return [];
+}

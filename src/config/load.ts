@@ -14,6 +14,7 @@ import { LAKE_FOLDER_HINT, lakeFolderProblem } from './lake-folder.js';
 import { literalSecretProblems } from '../lake/settings.js';
 import { isS3Target, parseS3Target } from '../lake/target.js';
 import { interpolateEnv, formatPath, referencedValues, type ConfigProblem } from './interpolate.js';
+import { CONFIG_COMMANDS, commandProblems, reads, unreadKeys, type ConfigCommand } from './command-needs.js';
 
 export const DEFAULT_CONFIG_PATH = './venue-etl.config.json';
 
@@ -175,6 +176,55 @@ export function loadConfigFile(path: string, env: Readonly<Record<string, string
 }
 
 /**
+ * What `command` reads of a config file, validated, and what it needs (command-needs.ts): the
+ * blocks it does not read are set aside unread, so their `${VARIABLE}`s need not be set.
+ */
+export function loadConfigFor(command: ConfigCommand, path: string, env: Readonly<Record<string, string | undefined>> = process.env): Config {
+  return resolveConfigFor(command, readConfigDocument(path), env, resolve(path), configFolder(path));
+}
+
+export function resolveConfigFor(
+  command: ConfigCommand,
+  raw: unknown,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+  source = 'config',
+  baseDir?: string,
+): Config {
+  const config = resolveConfig(withoutKeys(raw, unreadKeys(command, raw)), env, source, baseDir);
+  const problems = commandProblems(command, config);
+  if (problems.length > 0)
+    throw new ConfigError(source, problems, `\`venue-etl ${command}\` needs these keys; \`venue-etl config\` lists what each command needs.`);
+  return config;
+}
+
+/** The whole config file as `venue-etl config` checks it: every block any command reads (a switched-off part's credential is read by none). */
+export function loadWholeConfigFile(path: string, env: Readonly<Record<string, string | undefined>> = process.env): { raw: unknown; config: Config } {
+  const raw = readConfigDocument(path);
+  try {
+    return { raw, config: resolveWholeConfig(raw, env, resolve(path), configFolder(path)) };
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    // Each problem says which commands read the key: a variable only `serve` needs is named so.
+    throw new ConfigError(
+      resolve(path),
+      error.problems.map((problem) => withReaders(problem, raw)),
+      error.hint,
+    );
+  }
+}
+
+/** A document as every command together reads it (`init` checks the config it writes so). */
+export function resolveWholeConfig(raw: unknown, env: Readonly<Record<string, string | undefined>> = process.env, source = 'config', baseDir?: string): Config {
+  return resolveConfig(withoutKeys(raw, unreadKeys(undefined, raw)), env, source, baseDir);
+}
+
+function withReaders(problem: ConfigProblem, raw: unknown): ConfigProblem {
+  const readers = CONFIG_COMMANDS.filter((command) => reads(command, problem.path, raw));
+  if (readers.length === CONFIG_COMMANDS.length || readers.length === 0) return problem;
+  return { ...problem, message: `${problem.message} (read by ${readers.join(', ')})` };
+}
+
+/**
  * Blocks that only some commands read: the API (sync, backfill, serve), the receiver and the
  * schedule (serve), the webhooks (the commands that run jobs). They hold the secrets, referenced as `${VARIABLE}`s an analyst sharing the
  * operator's config does not have.
@@ -184,9 +234,6 @@ export type OptionalBlock = (typeof OPTIONAL_BLOCKS)[number];
 
 /** The config of a command that reads the warehouse and the Parquet export only. */
 export type ReadSideConfig = Omit<Config, OptionalBlock>;
-
-/** What a read command leaves unread: the optional blocks, and the live dashboard's credential (only `serve` checks it). */
-const READ_SIDE_UNREAD = [...OPTIONAL_BLOCKS, 'dashboard.authorization'];
 
 /**
  * The config for the read-side commands (sql, report, check, status, export): the blocks they do
@@ -210,20 +257,18 @@ export function resolveReadSideConfig(
     schedule: _schedule,
     notify: _notify,
     ...config
-  } = resolveConfig(withoutKeys(raw, READ_SIDE_UNREAD), env, source, baseDir);
+  } = resolveConfig(withoutKeys(raw, unreadKeys('sql', raw)), env, source, baseDir);
   return config;
 }
 
 /**
- * Keys that hold credentials. A command that touches only local files (`merge-events`) leaves
- * them unread, so a cron job running it needs neither the API token nor the receiver credential
- * in its environment.
+ * The config without its credentials (`api`, `receiver.authorization`, `dashboard.authorization`);
+ * validated as ever otherwise. A command that touches only local files (`merge-events`, `reset`)
+ * reads it, so a cron job running it needs neither the API token nor the receiver credential.
  */
-const CREDENTIAL_KEYS = ['api', 'receiver.authorization', 'dashboard.authorization'] as const;
-
-/** The config without its credentials (`api`, `receiver.authorization`, `dashboard.authorization`); validated as ever otherwise. */
 export function loadCredentialFreeConfigFile(path: string, env: Readonly<Record<string, string | undefined>> = process.env): Config {
-  return resolveConfig(withoutKeys(readConfigDocument(path), CREDENTIAL_KEYS), env, resolve(path), configFolder(path));
+  const raw = readConfigDocument(path);
+  return resolveConfig(withoutKeys(raw, unreadKeys('merge-events', raw)), env, resolve(path), configFolder(path));
 }
 
 /** `raw` with the given top-level or `block.key` entries removed (anything else is left to the schema). */

@@ -18,6 +18,8 @@ export interface StarterValues {
 
 /** The environment variable the starter config reads the API token from. */
 export const TOKEN_VARIABLE = 'VENUE_API_TOKEN';
+/** The environment variable the starter config reads the receiver's credential from. */
+export const RECEIVER_VARIABLE = 'VENUE_RECEIVER_AUTHORIZATION';
 
 export function starterConfig(values: StarterValues, { comments = true } = {}): Record<string, unknown> {
   const note = (text: string): Record<string, string> => (comments ? { '//': text } : {});
@@ -49,6 +51,24 @@ export function starterConfig(values: StarterValues, { comments = true } = {}): 
       ...keyNote('dir', 'Where venue-etl export writes its Parquet files.'),
       dir: 'data/parquet',
     },
+    // Written disabled: `sync` and the other batch commands never read it, and `serve` needs its
+    // credential only once it is on (docs/configuration.md, "What each command reads").
+    receiver: {
+      ...note(
+        `The event receiver inside venue-etl serve: the platform POSTs its upsert events to http://HOST:PORT/users/ (docs/receiver.md). Off until enabled is true; then ${RECEIVER_VARIABLE} must be set.`,
+      ),
+      ...keyNote('enabled', 'true to run the receiver in venue-etl serve. Only serve reads this block.'),
+      enabled: false,
+      ...keyNote('host', 'Address to listen on; 0.0.0.0 to accept the platform from other hosts.'),
+      host: '127.0.0.1',
+      ...keyNote('port', 'Port the platform sends to.'),
+      port: 8787,
+      ...keyNote(
+        'authorization',
+        `The complete Authorization header value the platform sends (e.g. "Basic ..."); read only while enabled. Keep it out of the file: export ${RECEIVER_VARIABLE}=... (see .env.example).`,
+      ),
+      authorization: `\${${RECEIVER_VARIABLE}}`,
+    },
   };
 }
 
@@ -59,9 +79,9 @@ export function starterEnvExample(): string {
     '# fill it in, keep .env out of version control, and load it with `set -a; . ./.env; set +a`.',
     '# API token for api.token ("${VENUE_API_TOKEN}" in venue-etl.config.json).',
     `${TOKEN_VARIABLE}=`,
-    '# Complete Authorization header value the platform sends to the event receiver (venue-etl serve),',
-    '# when receiver.authorization is set to "${VENUE_RECEIVER_AUTHORIZATION}".',
-    'VENUE_RECEIVER_AUTHORIZATION=',
+    '# Complete Authorization header value the platform sends to the event receiver (receiver.authorization);',
+    '# read by venue-etl serve only, once receiver.enabled is true.',
+    `${RECEIVER_VARIABLE}=`,
     '',
   ].join('\n');
 }

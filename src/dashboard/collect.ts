@@ -1,7 +1,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { SqlParams } from '../readside/index.js';
 import type { Count, DailyMetric, PageData, VenueEntry } from './page-data.js';
-import { reportRows } from './report-rows.js';
+import { reportRows, type ReportRow } from './report-rows.js';
 import { calendarDays } from './calendar-days.js';
 
 export interface CollectOptions {
@@ -48,7 +48,6 @@ export async function collectPageData(connection: DuckDBConnection, options: Col
   const first = options.from ?? minOf(dayRows);
   const last = options.to ?? maxOf(dayRows);
   const days = first !== undefined && last !== undefined ? calendarDays(first, last) : [];
-  const dayIndex = new Map(days.map((d, i) => [d, i]));
   const months = [...new Set([...days.map((d) => d.slice(0, 7)), ...ratings.map((r) => r.month)])].sort();
   const monthIndex = new Map(months.map((m, i) => [m, i]));
 
@@ -70,8 +69,81 @@ export async function collectPageData(connection: DuckDBConnection, options: Col
   }
   const V = venues.length;
 
-  // Days without a row stay null: a day the warehouse does not hold is unknown, not 0.
-  const perDay = (): Count[][] => Array.from({ length: V }, () => new Array<Count>(days.length).fill(null));
+  const daily = dailyArrays({ devices, logins, users, embeds }, venueIndex, days);
+
+  const methodNames = [...new Set(methods.map((r) => r.method))].sort();
+  const methodIndex = new Map(methodNames.map((m, i) => [m, i]));
+  const methodLogins = Array.from({ length: V }, () => new Array<Count>(methodNames.length).fill(0));
+  for (const r of methods) methodLogins[venueIndex.get(r.venue_id) ?? 0][methodIndex.get(r.method) ?? 0] = r.logins;
+
+  const rated = Array.from({ length: V }, () => Array.from({ length: months.length }, () => new Array<Count>(5).fill(0)));
+  for (const r of ratings) {
+    rated[venueIndex.get(r.venue_id) ?? 0][monthIndex.get(r.month) ?? 0] = [r.rated_1, r.rated_2, r.rated_3, r.rated_4, r.rated_5];
+  }
+
+  const funnelRows = Array.from({ length: V }, (): Count[] => [0, 0, 0, 0]);
+  for (const r of funnel) funnelRows[venueIndex.get(r.venue_id) ?? 0] = [r.sent, r.opened, r.rated, r.commented];
+
+  // The grid: average detected devices per local weekday and hour (the report's rows for each
+  // weekday, not its every-day rows). A slot without an hourly point counts 0 (nothing observed).
+  const peakGrid: (Count[] | null)[] = new Array<Count[] | null>(V).fill(null);
+  for (const r of peak) {
+    if (r.stream !== 'venue-devices-history' || r.metric !== 'detected' || r.weekday === null) continue;
+    const v = venueIndex.get(r.venue_id);
+    if (v === undefined) continue;
+    const grid = peakGrid[v] ?? new Array<Count>(168).fill(0);
+    peakGrid[v] = grid;
+    grid[(r.weekday - 1) * 24 + r.hour] = r.average;
+  }
+
+  return {
+    title: options.title,
+    generatedAt: options.now.toISOString(),
+    from: options.from ?? null,
+    to: options.to ?? null,
+    tz: options.tz,
+    topN: options.topN,
+    days,
+    months,
+    venues,
+    daily,
+    methods: { names: methodNames, logins: methodLogins },
+    ratings: { rated },
+    funnel: funnelRows,
+    peak: peak.length > 0 ? { detected: peakGrid } : null,
+    coverage: coverageGrid(coverage),
+    freshness,
+    lastRuns,
+    failedSlices,
+    // The permission lists are long and repeat per account: their count says enough here.
+    access: access.map(({ permissions: _permissions, ...row }) => row),
+  };
+}
+
+function minOf(values: readonly string[]): string | undefined {
+  return values.reduce<string | undefined>((min, v) => (min === undefined || v < min ? v : min), undefined);
+}
+
+function maxOf(values: readonly string[]): string | undefined {
+  return values.reduce<string | undefined>((max, v) => (max === undefined || v > max ? v : max), undefined);
+}
+
+/** The reports drawn day by day. */
+interface DailyRows {
+  readonly devices: readonly ReportRow<'daily-devices'>[];
+  readonly logins: readonly ReportRow<'daily-logins'>[];
+  readonly users: readonly ReportRow<'users-summary'>[];
+  readonly embeds: readonly ReportRow<'remarketing-trend'>[];
+}
+
+/** daily[metric][venue][day]: days without a row stay null (a day the warehouse does not hold is unknown, not 0). */
+function dailyArrays(
+  { devices, logins, users, embeds }: DailyRows,
+  venueIndex: ReadonlyMap<string, number>,
+  days: readonly string[],
+): Record<DailyMetric, Count[][]> {
+  const dayIndex = new Map(days.map((d, i) => [d, i]));
+  const perDay = (): Count[][] => Array.from({ length: venueIndex.size }, () => new Array<Count>(days.length).fill(null));
   const daily: Record<DailyMetric, Count[][]> = {
     detected: perDay(),
     authenticated: perDay(),
@@ -100,32 +172,11 @@ export async function collectPageData(connection: DuckDBConnection, options: Col
     place('returningUsers', r.venue_id, r.period_start, r.returning_users);
   }
   for (const r of embeds) place('embeds', r.venue_id, r.day, r.embeds);
+  return daily;
+}
 
-  const methodNames = [...new Set(methods.map((r) => r.method))].sort();
-  const methodIndex = new Map(methodNames.map((m, i) => [m, i]));
-  const methodLogins = Array.from({ length: V }, () => new Array<Count>(methodNames.length).fill(0));
-  for (const r of methods) methodLogins[venueIndex.get(r.venue_id) ?? 0][methodIndex.get(r.method) ?? 0] = r.logins;
-
-  const rated = Array.from({ length: V }, () => Array.from({ length: months.length }, () => new Array<Count>(5).fill(0)));
-  for (const r of ratings) {
-    rated[venueIndex.get(r.venue_id) ?? 0][monthIndex.get(r.month) ?? 0] = [r.rated_1, r.rated_2, r.rated_3, r.rated_4, r.rated_5];
-  }
-
-  const funnelRows = Array.from({ length: V }, (): Count[] => [0, 0, 0, 0]);
-  for (const r of funnel) funnelRows[venueIndex.get(r.venue_id) ?? 0] = [r.sent, r.opened, r.rated, r.commented];
-
-  // The grid: average detected devices per local weekday and hour (the report's rows for each
-  // weekday, not its every-day rows). A slot without an hourly point counts 0 (nothing observed).
-  const peakGrid: (Count[] | null)[] = new Array<Count[] | null>(V).fill(null);
-  for (const r of peak) {
-    if (r.stream !== 'venue-devices-history' || r.metric !== 'detected' || r.weekday === null) continue;
-    const v = venueIndex.get(r.venue_id);
-    if (v === undefined) continue;
-    const grid = peakGrid[v] ?? new Array<Count>(168).fill(0);
-    peakGrid[v] = grid;
-    grid[(r.weekday - 1) * 24 + r.hour] = r.average;
-  }
-
+/** Per stream and day: loaded, missing or failed, and how many venues were loaded of how many. */
+function coverageGrid(coverage: readonly ReportRow<'coverage'>[]): PageData['coverage'] {
   const streams = [...new Set(coverage.map((r) => r.stream))];
   const coverageDays = [...new Set(coverage.map((r) => r.day))].sort();
   const coverageDayIndex = new Map(coverageDays.map((d, i) => [d, i]));
@@ -139,35 +190,5 @@ export async function collectPageData(connection: DuckDBConnection, options: Col
     loaded[s][d] = r.venues_loaded;
     streamVenues[s] = r.venues;
   }
-
-  return {
-    title: options.title,
-    generatedAt: options.now.toISOString(),
-    from: options.from ?? null,
-    to: options.to ?? null,
-    tz: options.tz,
-    topN: options.topN,
-    days,
-    months,
-    venues,
-    daily,
-    methods: { names: methodNames, logins: methodLogins },
-    ratings: { rated },
-    funnel: funnelRows,
-    peak: peak.length > 0 ? { detected: peakGrid } : null,
-    coverage: { streams, days: coverageDays, status: status.map((s) => s.join('')), loaded, venues: streamVenues },
-    freshness,
-    lastRuns,
-    failedSlices,
-    // The permission lists are long and repeat per account: their count says enough here.
-    access: access.map(({ permissions: _permissions, ...row }) => row),
-  };
-}
-
-function minOf(values: readonly string[]): string | undefined {
-  return values.reduce<string | undefined>((min, v) => (min === undefined || v < min ? v : min), undefined);
-}
-
-function maxOf(values: readonly string[]): string | undefined {
-  return values.reduce<string | undefined>((max, v) => (max === undefined || v > max ? v : max), undefined);
+  return { streams, days: coverageDays, status: status.map((s) => s.join('')), loaded, venues: streamVenues };
 }

@@ -97,3 +97,9 @@ export function readManifest(dir: string, writer = ''): Manifest {
 export function writeManifest(dir: string, manifest: Manifest, writer = ''): void {
   writeFileAtomic(join(dir, manifestFileName(writer)), manifestText(manifest));
 }
+
+/** The manifest with the warehouse state it claims to follow, or without a claim. */
+export function withChanges(manifest: Manifest, changes: ManifestChanges | undefined): Manifest {
+  const { changes: _dropped, ...rest } = manifest;
+  return changes === undefined ? rest : { ...rest, changes };
+}

@@ -2,7 +2,7 @@ import { setMaxListeners } from 'node:events';
 import type { ApiClient } from '../api/client.js';
 import type { Catalogue } from '../catalogue/index.js';
 import { summaryGrains, type ApiReadyConfig as Config } from '../config/index.js';
-import { codeOf, ExitCode, formatError } from '../errors/index.js';
+import { codeOf, formatError } from '../errors/index.js';
 import { scrubSecrets, type Logger } from '../log/index.js';
 import { DriftReporter } from '../normalize/index.js';
 import { streamKey, type Chain, type Slice } from '../plan/index.js';
@@ -15,14 +15,27 @@ import { HeldSnapshots } from './held-snapshots.js';
 import { limitHeapGrowth } from './heap-growth.js';
 import { ProgressReporter } from './progress.js';
 import { rateLimitDetail, startFromRememberedRateLimit } from './rate-limit-memory.js';
-import { runChains, type ChainRunResult } from './run-chains.js';
-import { runSlice } from './slice-runner.js';
-import type { SliceCounts } from './slice-counts.js';
-import { StreamTally, type StreamSummary } from './stream-tally.js';
+import { runChains, type ChainRunOptions } from './run-chains.js';
+import { runSlice, type SliceRunnerContext } from './slice-runner.js';
+import { StreamTally } from './stream-tally.js';
 import { WeightedLimit } from './weighted-limit.js';
-import type { HeldSnapshot, RunLifecycle } from '../lifecycle/index.js';
+import type { RunLifecycle } from '../lifecycle/index.js';
 import { beginObservation, endObservation, heldForObservers } from './run-observation.js';
 import type { Warehouse } from '../warehouse/index.js';
+import {
+  reasonText,
+  requestCounts,
+  requestsSince,
+  runEndTotals,
+  runOutcome,
+  runResult,
+  type ChainPasses,
+  type RequestCounts,
+  type RunResult,
+} from './run-outcome.js';
+
+export { exitCodeOf } from './run-outcome.js';
+export type { RunResult, RunStatus } from './run-outcome.js';
 
 export interface RunInput {
   readonly job: string;
@@ -57,52 +70,6 @@ export interface RunInput {
   readonly lifecycle?: RunLifecycle;
 }
 
-export type RunStatus = 'succeeded' | 'partial' | 'failed';
-
-/**
- * The exit status of a run is the status it was recorded with, interrupted or not: a Ctrl-C that
- * left some slices done is `partial` in `sync_runs` and exit 3, one that did nothing `failed`
- * and exit 1 (docs/commands.md, "Exit status").
- */
-export function exitCodeOf(status: RunStatus): ExitCode {
-  return status === 'succeeded' ? ExitCode.ok : status === 'partial' ? ExitCode.partial : ExitCode.failed;
-}
-
-export interface RunResult {
-  readonly runId: string;
-  readonly status: RunStatus;
-  readonly exitCode: ExitCode;
-  readonly slices: SliceCounts;
-  /** Per stream, sorted by name; also in `sync_runs.detail.streams`. */
-  readonly streams: readonly StreamSummary[];
-  readonly rowsExtracted: number;
-  readonly rowsWritten: number;
-  readonly requests: number;
-  readonly retries: number;
-  /** Requests the API refused with 429 (each retried after its Retry-After). */
-  readonly throttled: number;
-  /** The API's rate limit found by this run or remembered from an earlier one (docs/rate-limits.md). */
-  readonly rateLimitPerSecond?: number;
-  readonly durationMs: number;
-  readonly interrupted: boolean;
-  /** Why an interrupted run stopped, e.g. "received SIGTERM". */
-  readonly interruption?: string;
-  /** The error that stopped the run, formatted for a human. */
-  readonly fatal?: string;
-  /**
-   * Whether `sync_runs` holds the run's end. Not when the warehouse stopped taking writes (a
-   * full disk, a corrupt file): the row says `running` until the next run marks it failed.
-   */
-  readonly recorded: boolean;
-  readonly drift: readonly { stream: string; attribute: string }[];
-  readonly warnings: readonly string[];
-  /**
-   * Roles snapshots the run held back instead of storing them (also in `sync_runs.detail`):
-   * told to the observers as `snapshot.held` (docs/operations.md).
-   */
-  readonly snapshotsHeld?: readonly HeldSnapshot[];
-}
-
 /**
  * Chains worked on at once. Enough for groups of maxRows even when slices are small (~70 rows
  * each in a backfill); the plan is read only this far ahead of the work (see runChains).
@@ -120,7 +87,7 @@ export async function executeRun(input: RunInput): Promise<RunResult> {
   if (input.signal) setMaxListeners(0, input.signal);
   limitHeapGrowth();
   const started = Date.now();
-  const before: CountsBefore = { requests: client.stats.requests, retries: client.stats.retries, throttled: client.stats.throttled };
+  const before = requestCounts(client);
   await warehouse.markAbandonedRuns();
   const runId = await warehouse.startRun(input.job, { pid: process.pid, ...input.detail });
   await startFromRememberedRateLimit(warehouse, client, input.config.api, logger.child({ runId }));
@@ -137,22 +104,70 @@ export async function executeRun(input: RunInput): Promise<RunResult> {
   }
 }
 
-/** The client's counts when the run started (a client may serve more than one run). */
-interface CountsBefore {
-  readonly requests: number;
-  readonly retries: number;
-  readonly throttled: number;
+/** The parts of a started run: its plan's counts, progress, tallies, committer and the chains' options. */
+interface RunParts {
+  readonly log: Logger;
+  readonly plannedByStream: ReadonlyMap<string, number>;
+  readonly planned: number;
+  readonly drift: DriftReporter;
+  readonly progress: ProgressReporter;
+  readonly tally: StreamTally;
+  readonly held: HeldSnapshots;
+  readonly committer: GroupCommitter;
+  readonly options: ChainRunOptions;
 }
 
-async function runStarted(input: RunInput, runId: string, started: number, before: CountsBefore): Promise<RunResult> {
-  const { warehouse, client, logger, config } = input;
-  const log = logger.child({ runId });
-  const drift = new DriftReporter(log);
-  const grains = summaryGrains(config);
+/** The run once recorded as started: its chains in two passes, then its end recorded and observed. */
+async function runStarted(input: RunInput, runId: string, started: number, before: RequestCounts): Promise<RunResult> {
+  const { warehouse, client, config } = input;
+  const run = prepareRun(input, runId, before);
+  const { log, progress } = run;
+  const hurry = onHurry(input.hurry, run.committer, log);
+  await beginObservation(
+    input.lifecycle,
+    warehouse,
+    {
+      runId,
+      job: input.job,
+      streams: [...run.plannedByStream.keys()],
+      live: () => ({ slicesDone: progress.slicesDone, slicesTotal: run.planned, requests: client.stats.requests - before.requests, rows: progress.rows }),
+    },
+    log,
+  );
+  progress.start();
+  let passes: ChainPasses;
+  try {
+    passes = await runPasses(input, run);
+  } finally {
+    progress.stop();
+    hurry.stop();
+  }
+  const outcome = runOutcome(passes, run.planned, input.doneEarlier ?? 0, { signalReason: input.signal?.reason, hurried: hurry.said() });
+  const counts = requestsSince(client, before);
+  const streams = run.tally.summaries();
+  const end = { streams, rateLimit: rateLimitDetail(client, config.api), drift: run.drift.unknown, held: run.held.detail() };
+  const unrecorded = await recordRunEnd(warehouse, runId, runEndTotals(outcome, counts, run.committer.rowsWritten, input.detail, end), log);
+  const status = unrecorded === undefined ? outcome.status : 'failed';
+  await endObservation(input.lifecycle, { warehouse, client, catalogue: input.catalogue, config, streams, status }, log);
+  client.logSummary(log);
+  return runResult(outcome, counts, unrecorded, {
+    runId,
+    streams,
+    rowsWritten: run.committer.rowsWritten,
+    rateLimitPerSecond: client.stats.rateLimit,
+    durationMs: Date.now() - started,
+    drift: run.drift.unknown,
+    warnings: [...(input.warnings ?? []), ...run.held.warnings()],
+    ...heldForObservers(run.held.detail()),
+  });
+}
+
+function prepareRun(input: RunInput, runId: string, before: RequestCounts): RunParts {
+  const { warehouse, client, config } = input;
+  const log = input.logger.child({ runId });
   // A counting pass over the lazy plan: slices per stream, nothing kept but the counts.
   const plannedByStream = countSlices(input.chains());
   const planned = [...plannedByStream.values()].reduce((n, count) => n + count, 0);
-  const doneEarlier = input.doneEarlier ?? 0;
   const progress = new ProgressReporter(planned, () => client.stats.requests - before.requests, {
     logger: log,
     label: input.progressLabel ?? input.job,
@@ -173,7 +188,8 @@ async function runStarted(input: RunInput, runId: string, started: number, befor
   });
   // Aborted by an interruption or by the run's first fatal error: extraction listens on it.
   const halt = new RunHalt(input.signal);
-  const context = {
+  const drift = new DriftReporter(log);
+  const context: SliceRunnerContext = {
     catalogue: input.catalogue,
     client,
     warehouse,
@@ -188,13 +204,28 @@ async function runStarted(input: RunInput, runId: string, started: number, befor
       }),
     pageSize: config.api.pageSize,
     accountsBatchSize: config.api.accountsBatchSize,
-    dayGrainConfigured: grains.includes('day'),
+    dayGrainConfigured: summaryGrains(config).includes('day'),
     cursorFor: input.cursorFor,
     backfillFor: input.backfillFor ?? (() => undefined),
     at: new Date(),
     signal: halt.signal,
   };
-  const options = {
+  const parts = { log, plannedByStream, planned, drift, progress, tally, held, committer };
+  return { ...parts, options: chainOptions(input, runId, context, halt, before, parts) };
+}
+
+/** How the chains run: each slice tallied, a fatal error stopping the rest, a failure recorded. */
+function chainOptions(
+  input: RunInput,
+  runId: string,
+  context: SliceRunnerContext,
+  halt: RunHalt,
+  before: RequestCounts,
+  run: Omit<RunParts, 'options'>,
+): ChainRunOptions {
+  const { warehouse, client } = input;
+  const { log, tally, progress, committer } = run;
+  return {
     concurrency: input.maxChainsInFlight ?? MAX_CHAINS_IN_FLIGHT,
     ...(input.signal ? { signal: input.signal } : {}),
     runSlice: (slice: Slice) => {
@@ -225,111 +256,42 @@ async function runStarted(input: RunInput, runId: string, started: number, befor
       await recordSliceFailure(warehouse, runId, slice, error, log);
     },
   };
-  // A second signal: slices waiting for their group's commit are dropped (they run next time).
+}
+
+/**
+ * A stream that resolves ids from others comes last: the accounts are looked up from the roles
+ * this run has just committed. Each pass's slices are committed before the next starts.
+ */
+async function runPasses(input: RunInput, run: RunParts): Promise<ChainPasses> {
+  const dependent = (chain: Chain): boolean => input.catalogue.rowsOf(chain.stream).some((row) => row.resolve !== undefined);
+  const resolving = (): Iterable<Chain> => filtered(input.chains(), dependent);
+  const first = await runChains(
+    filtered(input.chains(), (chain) => !dependent(chain)),
+    run.options,
+  );
+  await run.committer.drain();
+  const second =
+    first.fatal === undefined && !first.interrupted
+      ? await runChains(resolving(), run.options)
+      : { done: 0, failed: 0, skipped: countOf(resolving()), rows: 0, interrupted: first.interrupted };
+  await run.committer.drain();
+  return { first, second };
+}
+
+/**
+ * A second signal: slices waiting for their group's commit are dropped (they run next time).
+ * `said()` is what the run's interruption adds about it.
+ */
+function onHurry(signal: AbortSignal | undefined, committer: GroupCommitter, log: Logger): { said(): string | undefined; stop(): void } {
   let hurried: string | undefined;
   const hurry = (): void => {
     const dropped = committer.abandon();
-    hurried = `${reasonText(input.hurry?.reason)}: stopped without committing ${dropped} finished slice${dropped === 1 ? '' : 's'} still queued`;
+    hurried = `${reasonText(signal?.reason)}: stopped without committing ${dropped} finished slice${dropped === 1 ? '' : 's'} still queued`;
     log.warn({ dropped }, `${hurried}; recording the run`);
   };
-  if (input.hurry?.aborted) hurry();
-  else input.hurry?.addEventListener('abort', hurry, { once: true });
-
-  // A stream that resolves ids from others comes last: the accounts are looked up from the
-  // roles this run has just committed.
-  const dependent = (chain: Chain): boolean => input.catalogue.rowsOf(chain.stream).some((row) => row.resolve !== undefined);
-  const resolving = (): Iterable<Chain> => filtered(input.chains(), dependent);
-  const others = filtered(input.chains(), (chain) => !dependent(chain));
-  await beginObservation(
-    input.lifecycle,
-    warehouse,
-    {
-      runId,
-      job: input.job,
-      streams: [...plannedByStream.keys()],
-      live: () => ({ slicesDone: progress.slicesDone, slicesTotal: planned, requests: client.stats.requests - before.requests, rows: progress.rows }),
-    },
-    log,
-  );
-  progress.start();
-  let first: ChainRunResult;
-  let second: ChainRunResult;
-  try {
-    first = await runChains(others, options);
-    await committer.drain();
-    second =
-      first.fatal === undefined && !first.interrupted
-        ? await runChains(resolving(), options)
-        : { done: 0, failed: 0, skipped: countOf(resolving()), rows: 0, interrupted: first.interrupted };
-    await committer.drain();
-  } finally {
-    progress.stop();
-    input.hurry?.removeEventListener('abort', hurry);
-  }
-  const fatal = first.fatal ?? ('fatal' in second ? second.fatal : undefined);
-  const failed = first.failed + second.failed;
-  const done = first.done + second.done;
-  const skipped = first.skipped + second.skipped;
-  const interrupted = first.interrupted || second.interrupted;
-  const slices: SliceCounts = { total: planned + doneEarlier, done, failed, skipped, doneEarlier };
-  const interruption = interrupted ? [reasonText(input.signal?.reason), hurried].filter(Boolean).join('; then ') : undefined;
-  const counted = fatal !== undefined || (done === 0 && planned > 0) ? 'failed' : failed > 0 || skipped > 0 ? 'partial' : 'succeeded';
-  const requests = client.stats.requests - before.requests;
-  const retries = client.stats.retries - before.retries;
-  const throttled = client.stats.throttled - before.throttled;
-  const rateLimit = client.stats.rateLimit;
-  const streams = tally.summaries();
-  const unrecorded = await recordRunEnd(
-    warehouse,
-    runId,
-    {
-      status: counted,
-      requests,
-      retries,
-      rowsWritten: committer.rowsWritten,
-      // The slice that met a fatal error counts among the failed ones.
-      errors: failed,
-      detail: {
-        pid: process.pid,
-        ...input.detail,
-        slices,
-        streams,
-        ...rateLimitDetail(client, config.api),
-        ...(interrupted ? { interrupted: true, interruption } : {}),
-        ...(fatal === undefined ? {} : { fatal: scrubSecrets(formatError(fatal)) }),
-        ...(drift.unknown.length > 0 ? { drift: drift.unknown } : {}),
-        ...held.detail(),
-      },
-    },
-    log,
-  );
-  // A run whose end could not be recorded (the disk filled as it ended) failed, and says why.
-  const status = unrecorded === undefined ? counted : 'failed';
-  const stoppedBy = fatal ?? unrecorded;
-  const fatalText = stoppedBy === undefined ? undefined : scrubSecrets(formatError(stoppedBy));
-  await endObservation(input.lifecycle, { warehouse, client, catalogue: input.catalogue, config, streams, status }, log);
-  client.logSummary(log);
-  return {
-    runId,
-    status,
-    exitCode: exitCodeOf(status),
-    slices,
-    streams,
-    rowsExtracted: first.rows + second.rows,
-    rowsWritten: committer.rowsWritten,
-    requests,
-    retries,
-    throttled,
-    ...(rateLimit === undefined ? {} : { rateLimitPerSecond: rateLimit }),
-    durationMs: Date.now() - started,
-    interrupted,
-    ...(interruption ? { interruption } : {}),
-    ...(fatalText ? { fatal: fatalText } : {}),
-    recorded: unrecorded === undefined,
-    drift: drift.unknown,
-    warnings: [...(input.warnings ?? []), ...held.warnings()],
-    ...heldForObservers(held.detail()),
-  };
+  if (signal?.aborted) hurry();
+  else signal?.addEventListener('abort', hurry, { once: true });
+  return { said: () => hurried, stop: () => signal?.removeEventListener('abort', hurry) };
 }
 
 /**
@@ -366,10 +328,4 @@ function countOf(chains: Iterable<Chain>): number {
 
 function* filtered(chains: Iterable<Chain>, keep: (chain: Chain) => boolean): Generator<Chain> {
   for (const chain of chains) if (keep(chain)) yield chain;
-}
-
-/** "received SIGTERM" from an abort reason (an Error, a DOMException or anything else). */
-function reasonText(reason: unknown): string {
-  if (reason instanceof Error && reason.name !== 'AbortError') return reason.message;
-  return typeof reason === 'string' ? reason : 'stopped';
 }

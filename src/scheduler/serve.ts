@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { requireApi, ConfigError, type Config } from '../config/index.js';
+import { commandProblems, ConfigError, type Config } from '../config/index.js';
 import { startDashboardServer, type RunningDashboardServer } from '../dashboard/index.js';
 import type { Logger } from '../log/index.js';
 import { journalDirOf, startReceiver, type RunningReceiver } from '../receiver/index.js';
@@ -48,13 +48,9 @@ const STOP_MERGE_TIMEOUT_MS = 20_000;
  */
 export async function startServe(config: Config, jobs: readonly JobDefinition[], logger: Logger): Promise<RunningServe> {
   const schedules = resolveSchedules(config, jobs);
-  requireApi(config);
-  if (config.receiver.enabled && config.receiver.authorization === undefined) {
-    throw new ConfigError('config', [
-      { path: 'receiver.authorization', message: 'is required when receiver.enabled is true (the complete Authorization header value the platform sends)' },
-    ]);
-  }
-  checkDashboardAddress(config);
+  // Everything serve and its jobs will need, before anything starts: not at the first job.
+  const problems = commandProblems('serve', config);
+  if (problems.length > 0) throw new ConfigError('config', problems);
   const lock = acquireServeLock(config.warehouse.path);
   const writers = new Mutex();
   let ops: ServeOps | undefined;
@@ -141,28 +137,4 @@ export async function startServe(config: Config, jobs: readonly JobDefinition[],
       logger.info('stopped');
     },
   };
-}
-
-/**
- * The dashboard never shares the receiver's address: the receiver's port is the one opened to
- * the platform, and the page (every figure of the warehouse) must not be reachable there.
- */
-function checkDashboardAddress(config: Config): void {
-  checkMetricsAddress(config);
-  if (!config.dashboard.enabled || !config.receiver.enabled || config.dashboard.port === 0) return;
-  if (config.dashboard.port === config.receiver.port) {
-    throw new ConfigError('config', [
-      { path: 'dashboard.port', message: `must differ from receiver.port (${config.receiver.port}): the receiver's port is the one the platform reaches` },
-    ]);
-  }
-}
-
-/** /metrics shares no port with the receiver (opened to the platform) or the dashboard. */
-function checkMetricsAddress(config: Config): void {
-  if (!config.metrics.enabled || config.metrics.port === 0) return;
-  const taken = [
-    ...(config.receiver.enabled ? [['receiver.port', config.receiver.port] as const] : []),
-    ...(config.dashboard.enabled ? [['dashboard.port', config.dashboard.port] as const] : []),
-  ].find(([, port]) => port === config.metrics.port);
-  if (taken) throw new ConfigError('config', [{ path: 'metrics.port', message: `must differ from ${taken[0]} (${taken[1]})` }]);
 }

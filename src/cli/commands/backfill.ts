@@ -51,7 +51,7 @@ export const backfillCommand: Command = {
     const from = dateOption(args, 'from');
     const to = dateOption(args, 'to');
     if (!from || !to) throw new UsageError('backfill needs --from DATE and --to DATE', 'e.g. venue-etl backfill --from 2026-01-01 --to 2026-03-31');
-    const config = requireApi(loadCommandConfig(args, io), configPath(args));
+    const config = requireApi(loadCommandConfig(args, io, 'backfill'), configPath(args));
     const logger = commandLogger(args, io, config);
     const streams = listOption(args, 'streams');
     const venues = selectConfigVenues(venuesOption(args), config);

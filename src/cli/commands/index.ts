@@ -35,5 +35,5 @@ export const COMMANDS: readonly Command[] = [
   mergeEventsCommand,
   resetCommand,
   initCommand,
-  completionCommand,
+  completionCommand(() => COMMANDS),
 ];

@@ -2,7 +2,16 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { buildCatalogue } from '../../catalogue/index.js';
-import { ConfigError, requireApi, resolveConfig, starterConfig, starterEnvExample, TOKEN_VARIABLE, type Config, type VenueEntry } from '../../config/index.js';
+import {
+  ConfigError,
+  requireApi,
+  resolveWholeConfig,
+  starterConfig,
+  starterEnvExample,
+  TOKEN_VARIABLE,
+  type Config,
+  type VenueEntry,
+} from '../../config/index.js';
 import { ExitCode, UsageError } from '../../errors/index.js';
 import { callerAnswer } from '../../extract/index.js';
 import { clientFor } from '../../runner/open-run.js';
@@ -85,7 +94,7 @@ function validated(document: unknown, io: CommandIo, dir: string): Config {
   // The token is not needed to know the document is valid: a stand-in when it is not set.
   const env = { ...io.env, [TOKEN_VARIABLE]: io.env[TOKEN_VARIABLE] || 'not-set' };
   try {
-    return resolveConfig(document, env, 'the config from these flags', dir);
+    return resolveWholeConfig(document, env, 'the config from these flags', dir);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     throw new UsageError(

@@ -18,7 +18,7 @@ export const jobsCommand: Command = {
   async run(args, io) {
     const format = tableOrJson(args);
     const after = instantOption(args.values.after);
-    const config = loadCommandConfig(args, io);
+    const config = loadCommandConfig(args, io, 'jobs');
     const jobs = resolveSchedules(config, JOBS).map((s) => ({
       name: s.job.name,
       schedule: s.expression,

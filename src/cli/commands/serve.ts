@@ -11,7 +11,7 @@ export const serveCommand: Command = {
   summary: 'Long-running: the cron schedule of the jobs in jobs/, the upsert event receiver and GET /healthz. Stops gracefully on SIGINT/SIGTERM.',
   options: {},
   async run(args, io) {
-    const config = loadCommandConfig(args, io);
+    const config = loadCommandConfig(args, io, 'serve');
     const logger = commandLogger(args, io, config);
     const serve = await startServe(config, JOBS, logger);
     io.stdout.write(`venue-etl serve (PID ${process.pid})${serve.url ? `: receiver and health at ${serve.url}` : ''}\n`);

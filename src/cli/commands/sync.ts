@@ -26,7 +26,7 @@ export const syncCommand: Command = {
   },
   async run(args, io) {
     const format = tableOrJson(args);
-    const config = requireApi(loadCommandConfig(args, io), configPath(args));
+    const config = requireApi(loadCommandConfig(args, io, 'sync'), configPath(args));
     const logger = commandLogger(args, io, config);
     const streams = listOption(args, 'streams');
     const venues = selectConfigVenues(venuesOption(args), config);

@@ -56,46 +56,11 @@ export interface TruthSources {
 // About 300 bytes each: 100 venues × 3 years fit.
 const CACHE_LIMIT = 120_000;
 
-export function createGroundTruth({ index, roles, epoch, recentDays }: TruthSources): GroundTruth {
+export function createGroundTruth(sources: TruthSources): GroundTruth {
+  const { index, roles, epoch } = sources;
   const world = index.world;
   const todayDay = dateToDays(world.today);
-  const startDay = dateToDays(world.historyStart);
-  const profiles = new Map<string, VenueProfile>();
-  const cache = new Map<string, DayValues>();
-
-  const profileOf = (venueId: string): VenueProfile => {
-    let profile = profiles.get(venueId);
-    if (!profile) {
-      index.venue(venueId);
-      profile = venueProfile(world.seed, venueId, startDay);
-      profiles.set(venueId, profile);
-    }
-    return profile;
-  };
-
-  const revisionOf = (day: number): number => revisionOfDay(day, todayDay, recentDays, epoch());
-  const dayOf = (venueId: string, day: number): DayValues => {
-    const revision = revisionOf(day);
-    const key = `${venueId}|${day}|${revision}`;
-    let values = cache.get(key);
-    if (!values) {
-      values = dayValues(profileOf(venueId), day, revision);
-      if (cache.size >= CACHE_LIMIT) cache.clear();
-      cache.set(key, values);
-    }
-    return values;
-  };
-
-  /** The range's days up to today; `skipBeforeStart` drops the all-zero days of summaries. */
-  const daysOf = (venueId: string, from: string | undefined, to: string | undefined, skipBeforeStart: boolean): DayValues[] => {
-    profileOf(venueId);
-    let first = from === undefined ? startDay : dateToDays(from);
-    if (skipBeforeStart) first = Math.max(first, startDay);
-    const last = Math.min(to === undefined ? todayDay : dateToDays(to), todayDay);
-    const days: DayValues[] = [];
-    for (let day = first; day <= last; day += 1) days.push(dayOf(venueId, day));
-    return days;
-  };
+  const { profileOf, revisionOf, dayOf, daysOf } = dayBook(sources);
 
   const truth: GroundTruth = {
     get revision() {
@@ -157,4 +122,48 @@ export function createGroundTruth({ index, roles, epoch, recentDays }: TruthSour
     }),
   };
   return truth;
+}
+
+/** Each venue's profile and its days' values, cached: what every figure of the truth is made of. */
+function dayBook({ index, epoch, recentDays }: TruthSources) {
+  const world = index.world;
+  const todayDay = dateToDays(world.today);
+  const startDay = dateToDays(world.historyStart);
+  const profiles = new Map<string, VenueProfile>();
+  const cache = new Map<string, DayValues>();
+
+  const profileOf = (venueId: string): VenueProfile => {
+    let profile = profiles.get(venueId);
+    if (!profile) {
+      index.venue(venueId);
+      profile = venueProfile(world.seed, venueId, startDay);
+      profiles.set(venueId, profile);
+    }
+    return profile;
+  };
+
+  const revisionOf = (day: number): number => revisionOfDay(day, todayDay, recentDays, epoch());
+  const dayOf = (venueId: string, day: number): DayValues => {
+    const revision = revisionOf(day);
+    const key = `${venueId}|${day}|${revision}`;
+    let values = cache.get(key);
+    if (!values) {
+      values = dayValues(profileOf(venueId), day, revision);
+      if (cache.size >= CACHE_LIMIT) cache.clear();
+      cache.set(key, values);
+    }
+    return values;
+  };
+
+  /** The range's days up to today; `skipBeforeStart` drops the all-zero days of summaries. */
+  const daysOf = (venueId: string, from: string | undefined, to: string | undefined, skipBeforeStart: boolean): DayValues[] => {
+    profileOf(venueId);
+    let first = from === undefined ? startDay : dateToDays(from);
+    if (skipBeforeStart) first = Math.max(first, startDay);
+    const last = Math.min(to === undefined ? todayDay : dateToDays(to), todayDay);
+    const days: DayValues[] = [];
+    for (let day = first; day <= last; day += 1) days.push(dayOf(venueId, day));
+    return days;
+  };
+  return { profileOf, revisionOf, dayOf, daysOf };
 }
