@@ -23,12 +23,6 @@ const SRC = resolve(ROOT, 'src');
 /** The house rule (docs/development.md, "Functions and imports"): no function in src/ over 100 lines. */
 const MAX_LINES = 100;
 
-/**
- * Known to be over the limit and being replaced as a whole: excused while they exist. An entry
- * whose function is back under the limit fails the test, so the list only shrinks.
- */
-const BEING_REPLACED = new Set(['api/adaptive-rate.ts createAdaptiveRate']);
-
 interface FunctionSpan {
   /** `folder/file.ts name`, e.g. `export/export-parquet.ts exportParquet`. */
   readonly id: string;
@@ -103,14 +97,9 @@ describe('the functions of src/', () => {
 
   it(`are at most ${MAX_LINES} lines long`, () => {
     const over = spans
-      .filter((span) => span.lines > MAX_LINES && !BEING_REPLACED.has(span.id))
+      .filter((span) => span.lines > MAX_LINES)
       .sort((a, b) => b.lines - a.lines)
       .map((span) => `${span.id} (line ${span.line}): ${span.lines} lines`);
     expect(over).toEqual([]);
-  });
-
-  it('excuse only functions that are still over the limit', () => {
-    const back = [...BEING_REPLACED].filter((id) => spans.some((span) => span.id === id && span.lines <= MAX_LINES));
-    expect(back).toEqual([]);
   });
 });
