@@ -9,6 +9,19 @@ import { renderHtml } from './render-html.js';
 
 export const DEFAULT_TOP_N = 10;
 export const DEFAULT_TITLE = 'venue-etl dashboard';
+/**
+ * Without --from the file holds the last 13 calendar months (this one and the 12 before, so a
+ * month can be set beside the same month a year earlier) and opens on the last 90 days of them;
+ * the page's range control moves within what the file holds. 1,000 venues × 13 months at day
+ * grain is ~12 MB (docs/dashboard.md, "Size").
+ */
+export const DEFAULT_WINDOW_MONTHS = 13;
+export const DEFAULT_INITIAL_DAYS = 90;
+
+/** The first day of the default window: the first of the month DEFAULT_WINDOW_MONTHS - 1 months before `now`'s. */
+export function defaultWindowFrom(now: Date): string {
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - (DEFAULT_WINDOW_MONTHS - 1), 1)).toISOString().slice(0, 10);
+}
 
 export interface DashboardRequest {
   readonly from?: string;
@@ -39,15 +52,19 @@ export function checkDashboardRequest(request: DashboardRequest): void {
 }
 
 function collectOptions(request: DashboardRequest, venues: readonly string[] | undefined): CollectOptions {
+  const now = request.now ?? new Date();
   return {
     from: request.from,
     to: request.to,
+    // --from names the window: the page opens on all of it.
+    windowFrom: request.from === undefined ? defaultWindowFrom(now) : undefined,
+    initialDays: request.from === undefined ? DEFAULT_INITIAL_DAYS : 0,
     venues,
     tz: request.tz ?? 'UTC',
     topN: request.topN ?? DEFAULT_TOP_N,
     staleAfterDays: request.staleAfterDays ?? 2,
     title: request.title ?? DEFAULT_TITLE,
-    now: request.now ?? new Date(),
+    now,
   };
 }
 
