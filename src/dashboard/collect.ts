@@ -71,7 +71,9 @@ export async function collectPageData(connection: DuckDBConnection, options: Col
     embeds: r.embeds,
   }));
   const venueIndex = new Map(venues.map((v, i) => [v.id, i]));
-  const others = new Map([...users, ...ratings].filter((r) => !venueIndex.has(r.venue_id)).map((r) => [r.venue_id, r.venue]));
+  // Venues with access rows too: a venue with no figures in the range is still chosen by name.
+  const labelled = [...users, ...ratings, ...access.map((r) => ({ venue_id: r.venue_id, venue: typeof r.venue === 'string' ? r.venue : r.venue_id.slice(0, 8) }))];
+  const others = new Map(labelled.filter((r) => !venueIndex.has(r.venue_id)).map((r) => [r.venue_id, r.venue]));
   for (const [id, label] of [...others].sort(([a], [b]) => (a < b ? -1 : 1))) {
     venueIndex.set(id, venues.length);
     venues.push({ id, label, rank: null, detected: null, authenticated: null, logins: null, embeds: null });
@@ -109,7 +111,8 @@ export async function collectPageData(connection: DuckDBConnection, options: Col
   }
   for (const r of embeds) place('embeds', r.venue_id, r.day, r.embeds);
 
-  const rated = Array.from({ length: V }, () => Array.from({ length: months.length }, () => new Array<Count>(5).fill(0)));
+  // null = no row for that venue and month: nothing loaded (the page says so), not 0 ratings.
+  const rated = Array.from({ length: V }, () => Array.from({ length: months.length }, (): Count[] | null => null));
   for (const r of ratings) {
     rated[venueIndex.get(r.venue_id) ?? 0][monthIndex.get(r.month) ?? 0] = [r.rated_1, r.rated_2, r.rated_3, r.rated_4, r.rated_5];
   }
@@ -132,7 +135,7 @@ export async function collectPageData(connection: DuckDBConnection, options: Col
   return {
     title: options.title,
     generatedAt: options.now.toISOString(),
-    from: options.from ?? null,
+    from: options.from ?? options.windowFrom ?? null,
     to: options.to ?? null,
     tz: options.tz,
     topN: options.topN,

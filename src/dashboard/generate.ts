@@ -40,6 +40,8 @@ export interface DashboardPage {
   readonly venues: number;
   readonly days: number;
   readonly hourly: boolean;
+  /** Days of the window with any daily figure (0: the page says there is no data, and why). */
+  readonly daysWithData: number;
 }
 
 /** Refuses what no page can be made from (exit 2), before anything is opened. */
@@ -73,7 +75,8 @@ export async function dashboardPage(connection: Parameters<typeof collectPageDat
   checkDashboardRequest(request);
   const venues = await selectSourceVenues(connection, request.venues);
   const data = await collectPageData(connection, collectOptions(request, venues));
-  return { html: renderHtml(data), venues: data.venues.length, days: data.days.length, hourly: data.peak !== null };
+  const daysWithData = data.days.filter((_, d) => Object.values(data.daily).some((perVenue) => perVenue.some((values) => values[d] !== null))).length;
+  return { html: renderHtml(data), venues: data.venues.length, days: data.days.length, hourly: data.peak !== null, daysWithData };
 }
 
 /** Reads the warehouse (or with `parquet` its export) and makes the page. */

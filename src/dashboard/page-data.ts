@@ -23,7 +23,7 @@ export type DailyMetric = (typeof DAILY_METRICS)[number];
 export interface PageData {
   readonly title: string;
   readonly generatedAt: string;
-  /** The range asked for (null = the default window), and the days and months the file holds. */
+  /** The window asked for (`from`: --from or the default window's first day; null = unbounded), and the days and months the file holds. */
   readonly from: string | null;
   readonly to: string | null;
   /** The range the page shows when it opens (the range control moves it within `days`). */
@@ -38,8 +38,8 @@ export interface PageData {
   readonly daily: Readonly<Record<DailyMetric, readonly (readonly Count[])[]>>;
   /** logins[venue][month][method]; null = no row for that venue and month (nothing loaded). */
   readonly methods: { readonly names: readonly string[]; readonly logins: readonly (readonly (readonly Count[] | null)[])[] };
-  /** rated[venue][month][rate - 1] */
-  readonly ratings: { readonly rated: readonly (readonly (readonly Count[])[])[] };
+  /** rated[venue][month][rate - 1]; rated[venue][month] null = no row (nothing loaded). */
+  readonly ratings: { readonly rated: readonly (readonly (readonly Count[] | null)[])[] };
   /** funnel[venue][month] = [sent, opened, rated, commented]; null = no row (nothing loaded). */
   readonly funnel: readonly (readonly (readonly Count[] | null)[])[];
   /**

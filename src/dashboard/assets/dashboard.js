@@ -16,7 +16,11 @@
   const venueLabel = (i) => data.venues[i].label ?? data.venues[i].name ?? data.venues[i].id.slice(0, 8);
   const report = (name) => `<code>venue-etl report ${esc(name)}</code>`;
   const source = (...names) => `Figures from ${names.map(report).join(', ')} with <code>--from ${range().from} --to ${range().to}</code>.`;
-  const range = () => ({ from: data.days[state.d0], to: data.days[state.d1] });
+  // With no day held at all, the window the page was asked for (up to the day it was made).
+  const range = () => ({
+    from: data.days[state.d0] ?? data.from ?? data.generatedAt.slice(0, 10),
+    to: data.days[state.d1] ?? data.to ?? data.generatedAt.slice(0, 10),
+  });
   const selected = (sel = state.sel) => (sel < 0 ? '' : ` --venues ${data.venues[sel].id}`);
   const command = (text) => `<code class="command">${esc(text)}</code>`;
 
@@ -25,11 +29,11 @@
     command(`venue-etl backfill --from ${first} --to ${last} --streams ${stream}${selected(sel)}${extra}`);
 
   /** What a series lacks in the range, and how to load it; '' when nothing is missing. */
-  function partial(series, stream) {
+  function partial(series, stream, sel = state.sel) {
     const missing = F.missingDays(series, state.d0);
     if (missing.length === 0) return '';
     const some = series.venues > 1 ? ' for some venues' : '';
-    return `Partial: ${fmt(missing.length)} of ${fmt(series.values.length)} days have no ${esc(stream)} rows${some} (${missing[0]} – ${missing[missing.length - 1]}); sums leave them out. Load them: ${backfill(stream, missing[0], missing[missing.length - 1])}`;
+    return `Partial: ${fmt(missing.length)} of ${fmt(series.values.length)} days have no ${esc(stream)} rows${some} (${missing[0]} – ${missing[missing.length - 1]}); sums leave them out. Load them: ${backfill(stream, missing[0], missing[missing.length - 1], '', sel)}`;
   }
 
   /** Why a chart has nothing to draw, and how to load it. */
@@ -69,7 +73,7 @@
       '<div class="cards" id="tiles">' +
       tile('Devices detected', fmt(F.total(detected.values)), tileNote(detected, 'venue-devices-history')) +
       tile('Devices authenticated', fmt(F.total(authenticated.values)), tileNote(authenticated, 'venue-devices-history')) +
-      tile('Share authenticated', pct(share), share === null ? tileNote(detected, 'venue-devices-history') : '') +
+      tile('Share authenticated', pct(share), tileNote(detected, 'venue-devices-history')) +
       tile('Logins', fmt(F.total(logins.values)), tileNote(logins, 'venue-users-history')) +
       tile('Remarketing embeds', fmt(F.total(embeds.values)), tileNote(embeds, 'venue-remarketing-history')) +
       '</div>'
@@ -122,10 +126,16 @@
     );
   }
 
-  /** The months the range overlaps, for the charts read by whole month. */
-  function monthNote(months) {
-    if (months.length === 0) return '';
-    return `Read by whole month: ${data.months[months[0]]}${months.length > 1 ? ` – ${data.months[months[months.length - 1]]}` : ''} (the months the range overlaps).`;
+  /**
+   * The source of a chart read by whole month: the months the range overlaps (within the days the
+   * file holds), and the report's arguments that give the same figures.
+   */
+  function monthSource(name, months) {
+    if (months.length === 0) return source(name);
+    const first = clip(`${data.months[months[0]]}-01`);
+    const last = clip(lastDay(data.months[months[months.length - 1]]));
+    const span = `${data.months[months[0]]}${months.length > 1 ? ` – ${data.months[months[months.length - 1]]}` : ''}`;
+    return `Figures from ${report(name)} with <code>--from ${first} --to ${last}</code>: read by whole month (${span}, the months the range overlaps).`;
   }
 
   function monthsPartial(missing, stream, months) {
@@ -173,7 +183,7 @@
         valueText: (i) => `${fmt(methods.sums[order[i]])} (${pct(ratio(methods.sums[order[i]], all))})`,
         empty: all === null ? empty(methodStream, clip(`${data.months[months[0]] ?? ''}-01`), range().to) : undefined,
         partial: monthsPartial(methods.missing, methodStream, months),
-        note: `${source('login-method-shares')} ${monthNote(months)}`,
+        note: monthSource('login-method-shares', months),
       }) +
       timeChart(
         {
@@ -195,14 +205,16 @@
   function ratings() {
     const months = F.monthsIn(state.d0, state.d1);
     const labels = months.map((m) => data.months[m]);
-    const rated = F.ratings(state.sel, months);
+    const ratingRows = F.ratings(state.sel, months);
+    const rated = ratingRows.perMonth;
     const counts = rated.map((r) => F.total(r));
     const average = rated.map((r, m) => ratio(F.total(r.map((x, k) => (x === null ? null : x * (k + 1)))), counts[m]));
     const distribution = [0, 1, 2, 3, 4].map((k) => F.total(rated.map((r) => r[k])));
     const all = F.total(distribution);
     const funnel = F.funnel(state.sel, months);
-    const none = !(all > 0) ? empty('rating-summary', clip(`${labels[0] ?? ''}-01`), range().to) : undefined;
-    const note = (name) => `${source(name)} ${monthNote(months)}`;
+    const none = all === null ? empty('rating-summary', clip(`${labels[0] ?? ''}-01`), range().to) : undefined;
+    const ratingsPartial = monthsPartial(ratingRows.missing, 'rating-summary', months);
+    const note = (name) => monthSource(name, months);
     const lineSpec = {
       id: 'chart-rating-average',
       title: 'Average rating per month',
@@ -214,6 +226,7 @@
       yTicks: [0, 1, 2, 3, 4, 5],
       valueFormat: (v) => fmt(v, 2),
       empty: none,
+      partial: ratingsPartial,
       note: `${note('rating-distribution')} The average is taken over the 1–5 counts.`,
     };
     return (
@@ -238,6 +251,7 @@
         colors: ['#dc2626', '#f97316', '#eab308', '#84cc16', '#16a34a'],
         valueText: (i) => `${fmt(distribution[i])} (${pct(ratio(distribution[i], all))})`,
         empty: none,
+        partial: ratingsPartial,
         note: note('rating-distribution'),
       }) +
       Charts.bars({
@@ -295,7 +309,11 @@
       },
       tableHeaders: ['weekday', ...hours.map((h) => `${h}:00`)],
       tableRows: WEEKDAYS.map((d, i) => [d, ...hours.map((_, j) => fmt(peak.grid[i * 24 + j]))]),
-      note: `${source('peak-hours')} ${monthNote(months)} The average per hour of each venue${state.sel < 0 ? `, summed over the ${fmt(peak.venues)} venues with hourly rows` : ''}; darker is busier.`,
+      partial:
+        state.sel < 0 && peak.venues < V
+          ? `Partial: ${fmt(V - peak.venues)} of ${fmt(V)} venues have no hourly rows in these months and are left out. Load them: ${backfill('venue-devices-history', range().from, range().to, ' --grain hour')}`
+          : '',
+      note: `${monthSource('peak-hours', months)} The average per hour of each venue${state.sel < 0 ? `, summed over the ${fmt(peak.venues)} venue${peak.venues === 1 ? '' : 's'} with hourly rows` : ''}; darker is busier.`,
     });
   }
 
@@ -313,8 +331,9 @@
     const mine = rows.findIndex((r) => r.v === state.sel);
     const own =
       state.sel >= 0 && mine >= top
-        ? `${esc(venueLabel(state.sel))} ranks #${rows[mine].rank ?? '–'} of ${V} with ${fmt(rows[mine].detected)} devices detected.`
+        ? `${esc(venueLabel(state.sel))} ranks #${rows[mine].rank ?? '–'} of ${V} with ${fmt(rows[mine].detected)} devices detected. `
         : '';
+    const gaps = F.daily('detected', -1, state.d0, state.d1);
     // The ranking is over every venue, whichever is chosen.
     const none = allNull(values) ? empty('venue-devices-history', range().from, range().to, '', -1) : undefined;
     return Charts.bars({
@@ -326,7 +345,7 @@
       values,
       colors,
       empty: none,
-      partial: own,
+      partial: own + partial(gaps, 'venue-devices-history', -1),
       note: `${source('venue-ranking')} Ranked over the known days of the range.`,
     });
   }
@@ -340,10 +359,14 @@
     const { from, to } = range();
     const made = data.generatedAt.slice(0, 10);
     const future = from > made ? ` These days are after the page was made (${made}).` : '';
-    const held = data.days.length > 0 ? `The file holds ${data.days[0]} – ${data.days[data.days.length - 1]}` : 'The file holds no days';
+    const last = data.days.length - 1;
+    const held =
+      last >= 0 && F.anything(0, last)
+        ? `The file holds ${data.days[0]} – ${data.days[last]}; choose another range above, or load these days and write the page again:`
+        : `The file holds no figures at all${last >= 0 ? ` (${data.days[0]} – ${data.days[last]})` : ''}: load the days and write the page again:`;
     return (
       `<section id="no-data" class="no-data"><h2>No data from ${esc(from)} to ${esc(to)}</h2>` +
-      `<p>The warehouse had no rows for these days when the page was made${state.sel < 0 ? '' : ` for ${esc(venueLabel(state.sel))}`}.${future} ${held}; choose another range above, or load these days and write the page again:</p>` +
+      `<p>The warehouse had no rows for these days when the page was made${state.sel < 0 ? '' : ` for ${esc(venueLabel(state.sel))}`}.${future} ${held}</p>` +
       `<p>${command(`venue-etl backfill --from ${from} --to ${to}${selected()}`)} then ${command(`venue-etl dashboard --from ${from} --to ${to}`)}</p></section>`
     );
   }
@@ -354,7 +377,7 @@
     Charts.reset();
     const { from, to } = range();
     const what = state.sel < 0 ? `All venues (${fmt(V)})` : `Venue ${venueLabel(state.sel)}`;
-    document.getElementById('selection').textContent = `${what}, ${from} – ${to} (${fmt(state.d1 - state.d0 + 1)} days)`;
+    document.getElementById('selection').textContent = `${what}, ${from} – ${to} (${fmt(Math.max(0, state.d1 - state.d0 + 1))} days)`;
     const content = document.getElementById('content');
     const charts =
       data.days.length > 0 && F.anything(state.d0, state.d1)

@@ -89,17 +89,20 @@ const Figures = (data) => {
     return monthly(data.funnel, 4, sel, months);
   }
 
-  /** Ratings of each value 1–5 per month, summed over the selection. */
+  /** Ratings of each value 1–5 per month, summed over the selection (null: no venue has a row). */
   function ratings(sel, months) {
-    return months.map((m) => {
-      const counts = [0, 0, 0, 0, 0];
-      for (const v of venuesOf(sel)) {
-        data.ratings.rated[v][m].forEach((x, k) => {
-          counts[k] = counts[k] === null || !known(x) ? null : counts[k] + x;
-        });
-      }
-      return counts;
-    });
+    return {
+      perMonth: months.map(
+        (m) =>
+          monthly(
+            data.ratings.rated.map((venue) => [venue[m]]),
+            5,
+            sel,
+            [0],
+          ).sums,
+      ),
+      missing: monthly(data.ratings.rated, 5, sel, months).missing,
+    };
   }
 
   /**
@@ -156,7 +159,7 @@ const Figures = (data) => {
     }
     const months = monthsIn(d0, d1);
     return months.some((m) =>
-      data.venues.some((_, v) => data.methods.logins[v][m] || data.funnel[v][m] || data.ratings.rated[v][m].some((x) => x) || data.peak?.average[v][m]),
+      data.venues.some((_, v) => data.methods.logins[v][m] || data.funnel[v][m] || data.ratings.rated[v][m] || data.peak?.average[v][m]),
     );
   }
 
