@@ -258,8 +258,8 @@ const Charts = (() => {
     return (
       `<g class="colour-scale" aria-label="colour scale: ${esc(scale.label)}, 0 to ${esc(hi)}">${swatches}` +
       `<text class="tick" x="${left}" y="${top + 22}">0</text>` +
-      `<text class="tick" x="${left + width}" y="${top + 22}" text-anchor="end">${esc(hi)}</text>` +
-      `<text class="tick scale-label" x="${left + width / 2}" y="${top + 22}" text-anchor="middle">${esc(fit(scale.label, width - 2 * textWidth(hi) - 24))}</text></g>`
+      `<text class="tick scale-label" x="${left + width / 2}" y="${top + 22}" text-anchor="middle">${esc(fit(scale.label, width - 2 * textWidth(hi) - 24))}</text>` +
+      `<text class="tick" x="${left + width}" y="${top + 22}" text-anchor="end">${esc(hi)}</text></g>`
     );
   }
 

@@ -150,17 +150,17 @@ const Figures = (data) => {
     return rows;
   }
 
-  /** Whether anything at all is known for days d0..d1 (a range in the future holds nothing). */
+  /**
+   * Whether any daily figure is known for days d0..d1 (a range in the future holds none). The
+   * figures read by whole month do not count: a month's summaries are not the range's days.
+   */
   function anything(d0, d1) {
     for (const metric of Object.keys(data.daily)) {
       for (let v = 0; v < V; v++) {
         for (let d = d0; d <= d1; d++) if (known(data.daily[metric][v][d])) return true;
       }
     }
-    const months = monthsIn(d0, d1);
-    return months.some((m) =>
-      data.venues.some((_, v) => data.methods.logins[v][m] || data.funnel[v][m] || data.ratings.rated[v][m] || data.peak?.average[v][m]),
-    );
+    return false;
   }
 
   return { daily, missingDays, total, monthsIn, methods, funnel, ratings, peak, ranking, anything, venuesOf };
