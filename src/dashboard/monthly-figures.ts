@@ -1,14 +1,15 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { SqlParams } from '../readside/index.js';
 import type { Count, PageData } from './page-data.js';
-import { reportRows } from './report-rows.js';
+import { monthRows, reportRows } from './report-rows.js';
 
 /**
  * The figures the reports give only as totals over a range (login-method shares, the rating
  * request funnel, peak hours), read month by month so that the page's range control can sum the
- * months it overlaps. Each month is the report run with that month's first and last day (clipped
- * to the window the file holds): `venue-etl report NAME --from 2026-03-01 --to 2026-03-31` prints
- * the same figures. Month grain, not day grain: per venue and day these would add ~8 numbers per
+ * months it overlaps. Each month's figures are what `venue-etl report NAME --from 2026-03-01 --to
+ * 2026-03-31` prints for that month's days (clipped to the window the file holds): the summaries
+ * by the report's periods summed per month in one statement (sql/dashboard/), peak hours by the
+ * report run per month. Month grain, not day grain: per venue and day these would add ~8 numbers per
  * venue-day (as many as the daily series already hold) to a file that must stay within its budget
  * (docs/dashboard.md, "Size").
  */
@@ -43,32 +44,35 @@ export async function collectMonthlyFigures(
   const funnel = perVenueMonth((): Count[] | null => null);
   const peakAverage: (Count[] | null)[][] = perVenueMonth(() => null);
   const peakHours: (number[] | null)[][] = perVenueMonth(() => null);
-  let hourly = false;
-  for (const [m, [from, to]] of bounds.entries()) {
+  const monthIndex = new Map(months.map((m, i) => [m, i]));
+  const at = (r: { venue_id: string; month: string }) => [venueIndex.get(r.venue_id), monthIndex.get(r.month)] as const;
+  const whole = bounds.length === 0 ? params : { ...params, from: bounds[0]![0], to: bounds.at(-1)![1] };
+  for (const r of await monthRows(connection, 'login-methods-by-month', whole)) {
+    const [venue, month] = at(r);
+    if (venue !== undefined && month !== undefined) methodsByMonth.push({ method: r.method, venue, month, logins: r.logins });
+  }
+  for (const r of await monthRows(connection, 'rating-requests-by-month', whole)) {
+    const [venue, month] = at(r);
+    if (venue !== undefined && month !== undefined) funnel[venue]![month] = [r.sent, r.opened, r.rated, r.commented];
+  }
+  // Peak hours month by month, only when the window holds hourly rows at all (most warehouses
+  // hold none: one run of the report says so).
+  const hourly = (await reportRows(connection, 'peak-hours', whole)).length > 0;
+  let detected = false;
+  for (const [m, [from, to]] of hourly ? bounds.entries() : []) {
     if (from > to) continue; // a month of ratings outside the window's days
-    const month = { ...params, from, to };
-    for (const r of await reportRows(connection, 'login-method-shares', month)) {
-      const venue = venueIndex.get(r.venue_id);
-      if (venue !== undefined) methodsByMonth.push({ method: r.method, venue, month: m, logins: r.logins });
-    }
-    for (const r of await reportRows(connection, 'rating-request-funnel', month)) {
-      const venue = venueIndex.get(r.venue_id);
-      if (venue !== undefined) funnel[venue]![m] = [r.sent, r.opened, r.rated, r.commented];
-    }
     // Average detected devices per local weekday and hour (the report's rows per weekday, not its
     // every-day rows) and how many hours each average is over, so months can be weighed together.
     // A slot without an hourly point counts 0 (nothing observed).
-    for (const r of await reportRows(connection, 'peak-hours', month)) {
+    for (const r of await reportRows(connection, 'peak-hours', { ...params, from, to })) {
       if (r.stream !== 'venue-devices-history' || r.metric !== 'detected' || r.weekday === null) continue;
       const venue = venueIndex.get(r.venue_id);
       if (venue === undefined) continue;
-      hourly = true;
+      detected = true;
       peakAverage[venue]![m] ??= new Array<Count>(168).fill(0);
       peakHours[venue]![m] ??= new Array<number>(168).fill(0);
-      const average = peakAverage[venue]![m]!;
-      const hours = peakHours[venue]![m]!;
-      average[(r.weekday - 1) * 24 + r.hour] = r.average;
-      hours[(r.weekday - 1) * 24 + r.hour] = r.hours;
+      peakAverage[venue]![m]![(r.weekday - 1) * 24 + r.hour] = r.average;
+      peakHours[venue]![m]![(r.weekday - 1) * 24 + r.hour] = r.hours;
     }
   }
   const names = [...new Set(methodsByMonth.map((r) => r.method))].sort();
@@ -82,6 +86,6 @@ export async function collectMonthlyFigures(
   return {
     methods: { names, logins },
     funnel,
-    peak: hourly ? { average: peakAverage, hours: peakHours } : null,
+    peak: detected ? { average: peakAverage, hours: peakHours } : null,
   };
 }
