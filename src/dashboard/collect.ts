@@ -72,7 +72,11 @@ export async function collectPageData(connection: DuckDBConnection, options: Col
   }));
   const venueIndex = new Map(venues.map((v, i) => [v.id, i]));
   // Venues with access rows too: a venue with no figures in the range is still chosen by name.
-  const labelled = [...users, ...ratings, ...access.map((r) => ({ venue_id: r.venue_id, venue: typeof r.venue === 'string' ? r.venue : r.venue_id.slice(0, 8) }))];
+  const labelled = [
+    ...users,
+    ...ratings,
+    ...access.map((r) => ({ venue_id: r.venue_id, venue: typeof r.venue === 'string' ? r.venue : r.venue_id.slice(0, 8) })),
+  ];
   const others = new Map(labelled.filter((r) => !venueIndex.has(r.venue_id)).map((r) => [r.venue_id, r.venue]));
   for (const [id, label] of [...others].sort(([a], [b]) => (a < b ? -1 : 1))) {
     venueIndex.set(id, venues.length);

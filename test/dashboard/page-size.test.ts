@@ -17,7 +17,7 @@ function busyPage(venueCount: number, days: readonly string[]): PageData {
   const count = (label: string, v: number, k: number, max: number) => Math.floor(unit(draw(7, label, v, k)) * max);
   const venues = Array.from({ length: venueCount }, (_, v) => ({
     id: `6f1c1a52-0000-4000-8000-${String(v).padStart(12, '0')}`,
-    name: `Venue ${v}`,
+    label: `Venue ${v}`,
     rank: v + 1,
     detected: 1,
     authenticated: 1,

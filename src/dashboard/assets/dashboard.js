@@ -12,8 +12,8 @@
   const WEEKDAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
   const state = { sel: -1, d0: 0, d1: data.days.length - 1 };
 
-  // The reports' label when the page has one; else the name, else the short id.
-  const venueLabel = (i) => data.venues[i].label ?? data.venues[i].name ?? data.venues[i].id.slice(0, 8);
+  // The reports' label (sql/views/venue-labels.sql): the name, with the short id where names repeat or are missing.
+  const venueLabel = (i) => data.venues[i].label;
   const report = (name) => `<code>venue-etl report ${esc(name)}</code>`;
   const source = (...names) => `Figures from ${names.map(report).join(', ')} with <code>--from ${range().from} --to ${range().to}</code>.`;
   // With no day held at all, the window the page was asked for (up to the day it was made).
