@@ -138,7 +138,8 @@ describe('venue-etl dashboard', () => {
     const { data } = await dashboard('narrow.html', ['--venues', chosen.join(','), '--from', from, '--to', to]);
     expect((data.venues as Row[]).map((v) => v.id).sort()).toEqual([...chosen].sort());
     expect(data.days).toEqual((await report('daily-devices', ['--venues', chosen[0]!, '--from', from, '--to', to])).map((r) => r.day));
-  });
+    // Several runs of the built CLI: minutes on a loaded 2-core machine.
+  }, 180_000);
 
   it('says there is no hourly data, then draws peak hours from hourly rows, in --tz', async () => {
     const before = await dashboard('no-hourly.html');
@@ -168,7 +169,8 @@ describe('venue-etl dashboard', () => {
     expect(local.tz).toBe('Asia/Kolkata');
     expect(grid[(weekday - 1) * 24 + 5]).toBe(18);
     expect(grid[(weekday - 1) * 24 + 0]).toBe(0);
-  });
+    // Several runs of the built CLI: minutes on a loaded 2-core machine.
+  }, 180_000);
 
   it('keeps a hostile venue name inside the data: it cannot end the script element', async () => {
     const { data: before } = await dashboard('before-name.html');
