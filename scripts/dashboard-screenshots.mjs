@@ -10,7 +10,7 @@ import { join, resolve } from 'node:path';
 import { Writable } from 'node:stream';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { chromium } from 'playwright-core';
-import { buildDashboard, writeDashboardFile } from '../dist/src/dashboard/index.js';
+import { execFileSync } from 'node:child_process';
 import { runDemo } from '../dist/src/demo/demo.js';
 import { createLogger } from '../dist/src/log/index.js';
 
@@ -40,8 +40,10 @@ try {
   await runDemo({ dir, venues: 12, seed: 7, logger: createLogger({ level: 'silent', destination: quiet }) });
   const warehouse = join(dir, 'warehouse.duckdb');
   await hourlyRows(warehouse);
-  const page = await buildDashboard({ warehouse: { path: warehouse }, parquet: { dir: join(dir, 'parquet') } }, false, { title: 'venue-etl demo dashboard', topN: 8 });
-  const url = `file://${writeDashboardFile(join(dir, 'dashboard.html'), page.html)}`;
+  // The built CLI with the demo's config, which names the venues.
+  const file = join(dir, 'dashboard.html');
+  execFileSync(process.execPath, [resolve('dist/src/cli.js'), 'dashboard', '--config', join(dir, 'venue-etl.config.json'), '--out', file, '--top', '8'], { stdio: 'ignore' });
+  const url = `file://${file}`;
   const shot = async (width, height, file, act) => {
     const tab = await browser.newPage({ viewport: { width, height } });
     await tab.goto(url);
