@@ -34,7 +34,11 @@ async function main(): Promise<void> {
         const warehouse = join(dir, 'warehouse.duckdb');
         await generateWarehouse(warehouse, { seriesRows: 9 * venues * DAYS, venues, summaryDays: DAYS });
         const started = performance.now();
-        const page = await buildDashboard({ warehouse: { path: warehouse, memoryLimit: '4GB' }, parquet: { dir: join(dir, 'parquet') }, query: { memoryLimit: '4GB' } }, false, { now });
+        const page = await buildDashboard(
+          { warehouse: { path: warehouse, memoryLimit: '4GB' }, parquet: { dir: join(dir, 'parquet') }, query: { memoryLimit: '4GB' } },
+          false,
+          { now },
+        );
         const file = writeDashboardFile(join(dir, 'dashboard.html'), page.html);
         const written = performance.now() - started;
         const tab = await browser.newPage({ viewport: { width: 1280, height: 900 } });
