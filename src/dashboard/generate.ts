@@ -13,7 +13,7 @@ export const DEFAULT_TITLE = 'venue-etl dashboard';
  * Without --from the file holds the last 13 calendar months (this one and the 12 before, so a
  * month can be set beside the same month a year earlier) and opens on the last 90 days of them;
  * the page's range control moves within what the file holds. 1,000 venues × 13 months at day
- * grain is ~12 MB (docs/dashboard.md, "Size").
+ * grain is ~12 MB (docs/dashboard.md, "Size and time").
  */
 export const DEFAULT_WINDOW_MONTHS = 13;
 export const DEFAULT_INITIAL_DAYS = 90;

@@ -11,7 +11,7 @@ import { monthRows, reportRows } from './report-rows.js';
  * by the report's periods summed per month in one statement (sql/dashboard/), peak hours by the
  * report run per month. Month grain, not day grain: per venue and day these would add ~8 numbers per
  * venue-day (as many as the daily series already hold) to a file that must stay within its budget
- * (docs/dashboard.md, "Size").
+ * (docs/dashboard.md, "Size and time").
  */
 export interface MonthlyFigures {
   readonly methods: PageData['methods'];

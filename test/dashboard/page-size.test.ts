@@ -1,6 +1,6 @@
 /**
  * The size budget of the file: 1,000 venues × 13 months at day grain (the default window) in at
- * most 16 MB (docs/dashboard.md, "Size"). The page holds what the collector gives it, so the
+ * most 16 MB (docs/dashboard.md, "Size and time"). The page holds what the collector gives it, so the
  * budget is checked on that shape filled with counts of a busy venue's size (seeded), every
  * daily series and monthly figure present and no hourly rows (which add a grid per venue-month).
  */
