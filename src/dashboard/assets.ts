@@ -3,7 +3,18 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The files inlined into every page, in the order they are inlined. */
-export const ASSET_FILES = { style: 'dashboard.css', charts: 'charts.js', page: 'dashboard.js' } as const;
+export const ASSET_FILES = {
+  style: 'dashboard.css',
+  charts: 'charts.js',
+  hover: 'hover.js',
+  figures: 'figures.js',
+  health: 'health.js',
+  controls: 'controls.js',
+  page: 'dashboard.js',
+} as const;
+
+/** The scripts, in the order the page runs them (dashboard.js uses the others' globals). */
+export const SCRIPT_FILES = [ASSET_FILES.charts, ASSET_FILES.hover, ASSET_FILES.figures, ASSET_FILES.health, ASSET_FILES.controls, ASSET_FILES.page] as const;
 
 let assetRoot: string | undefined;
 

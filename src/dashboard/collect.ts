@@ -3,11 +3,16 @@ import type { SqlParams } from '../readside/index.js';
 import type { Count, DailyMetric, PageData, VenueEntry } from './page-data.js';
 import { reportRows, type ReportRow } from './report-rows.js';
 import { calendarDays } from './calendar-days.js';
+import { collectMonthlyFigures, monthBounds } from './monthly-figures.js';
 
 export interface CollectOptions {
   /** First and last day (UTC, inclusive); unset = everything the warehouse holds. */
   readonly from?: string;
   readonly to?: string;
+  /** Without `from`: the first day read (the default window; see generate.ts). */
+  readonly windowFrom?: string;
+  /** Days the page shows when it opens: the last `initialDays` of the window (0 = all of it). */
+  readonly initialDays: number;
   readonly venues?: readonly string[];
   /** IANA zone of the peak-hours grid (validated by the caller). */
   readonly tz: string;
@@ -28,16 +33,19 @@ const STATUS_LETTER = { loaded: 'L', missing: 'M', failed: 'F' } as const;
  */
 export async function collectPageData(connection: DuckDBConnection, options: CollectOptions): Promise<PageData> {
   // peak-hours reads its zone from the `tz` variable, as `venue-etl report peak-hours --tz` sets it.
-  const params: SqlParams = { from: options.from, to: options.to, venues: options.venues, staleAfterDays: options.staleAfterDays, tz: options.tz };
+  const params: SqlParams = {
+    from: options.from ?? options.windowFrom,
+    to: options.to,
+    venues: options.venues,
+    staleAfterDays: options.staleAfterDays,
+    tz: options.tz,
+  };
   const ranking = await reportRows(connection, 'venue-ranking', params);
   const devices = await reportRows(connection, 'daily-devices', params);
   const logins = await reportRows(connection, 'daily-logins', params);
   const users = await reportRows(connection, 'users-summary', params);
   const embeds = await reportRows(connection, 'remarketing-trend', params);
-  const methods = await reportRows(connection, 'login-method-shares', params);
   const ratings = await reportRows(connection, 'rating-distribution', params);
-  const funnel = await reportRows(connection, 'rating-request-funnel', params);
-  const peak = await reportRows(connection, 'peak-hours', params);
   const coverage = await reportRows(connection, 'coverage', params);
   const freshness = await reportRows(connection, 'freshness', params);
   const lastRuns = await reportRows(connection, 'last-runs', params);
@@ -48,10 +56,54 @@ export async function collectPageData(connection: DuckDBConnection, options: Col
   const first = options.from ?? minOf(dayRows);
   const last = options.to ?? maxOf(dayRows);
   const days = first !== undefined && last !== undefined ? calendarDays(first, last) : [];
+  const dayIndex = new Map(days.map((d, i) => [d, i]));
   const months = [...new Set([...days.map((d) => d.slice(0, 7)), ...ratings.map((r) => r.month)])].sort();
   const monthIndex = new Map(months.map((m, i) => [m, i]));
 
-  // Venues in rank order, then any venue that has summaries but no series in the range.
+  const { venues, venueIndex } = venueEntries(ranking, users, ratings, access);
+  const V = venues.length;
+
+  const daily = dailyArrays(venueIndex, dayIndex, days.length, { devices, logins, users, embeds });
+
+  // null = no row for that venue and month: nothing loaded (the page says so), not 0 ratings.
+  const rated = Array.from({ length: V }, () => Array.from({ length: months.length }, (): Count[] | null => null));
+  for (const r of ratings) {
+    rated[venueIndex.get(r.venue_id) ?? 0][monthIndex.get(r.month) ?? 0] = [r.rated_1, r.rated_2, r.rated_3, r.rated_4, r.rated_5];
+  }
+  const monthly = await collectMonthlyFigures(connection, params, months, days.length > 0 ? monthBounds(months, days[0]!, days.at(-1)!) : [], venueIndex);
+
+  return {
+    title: options.title,
+    generatedAt: options.now.toISOString(),
+    from: options.from ?? options.windowFrom ?? null,
+    to: options.to ?? null,
+    tz: options.tz,
+    topN: options.topN,
+    initial: days.length === 0 ? null : { from: days[Math.max(0, days.length - (options.initialDays || days.length))]!, to: days.at(-1)! },
+    days,
+    months,
+    venues,
+    daily,
+    methods: monthly.methods,
+    ratings: { rated },
+    funnel: monthly.funnel,
+    peak: monthly.peak,
+    coverage: coverageGrid(coverage),
+    freshness,
+    lastRuns,
+    failedSlices,
+    // The permission lists are long and repeat per account: their count says enough here.
+    access: access.map(({ permissions: _permissions, ...row }) => row),
+  };
+}
+
+/** Venues in rank order, then any venue that has summaries, ratings or access rows but no series in the range. */
+function venueEntries(
+  ranking: readonly ReportRow<'venue-ranking'>[],
+  users: readonly ReportRow<'users-summary'>[],
+  ratings: readonly ReportRow<'rating-distribution'>[],
+  access: readonly ReportRow<'venue-access'>[],
+): { venues: VenueEntry[]; venueIndex: Map<string, number> } {
   const venues: VenueEntry[] = ranking.map((r) => ({
     id: r.venue_id,
     label: r.venue,
@@ -62,73 +114,20 @@ export async function collectPageData(connection: DuckDBConnection, options: Col
     embeds: r.embeds,
   }));
   const venueIndex = new Map(venues.map((v, i) => [v.id, i]));
-  const others = new Map([...users, ...methods, ...ratings, ...funnel].filter((r) => !venueIndex.has(r.venue_id)).map((r) => [r.venue_id, r.venue]));
+  // Venues with access rows too: a venue with no figures in the range is still chosen by name.
+  const labelled = [
+    ...users,
+    ...ratings,
+    ...access.map((r) => ({ venue_id: r.venue_id, venue: typeof r.venue === 'string' ? r.venue : r.venue_id.slice(0, 8) })),
+  ];
+  const others = new Map(labelled.filter((r) => !venueIndex.has(r.venue_id)).map((r) => [r.venue_id, r.venue]));
   for (const [id, label] of [...others].sort(([a], [b]) => (a < b ? -1 : 1))) {
     venueIndex.set(id, venues.length);
     venues.push({ id, label, rank: null, detected: null, authenticated: null, logins: null, embeds: null });
   }
-  const V = venues.length;
-
-  const daily = dailyArrays({ devices, logins, users, embeds }, venueIndex, days);
-
-  const methodNames = [...new Set(methods.map((r) => r.method))].sort();
-  const methodIndex = new Map(methodNames.map((m, i) => [m, i]));
-  const methodLogins = Array.from({ length: V }, () => new Array<Count>(methodNames.length).fill(0));
-  for (const r of methods) methodLogins[venueIndex.get(r.venue_id) ?? 0][methodIndex.get(r.method) ?? 0] = r.logins;
-
-  const rated = Array.from({ length: V }, () => Array.from({ length: months.length }, () => new Array<Count>(5).fill(0)));
-  for (const r of ratings) {
-    rated[venueIndex.get(r.venue_id) ?? 0][monthIndex.get(r.month) ?? 0] = [r.rated_1, r.rated_2, r.rated_3, r.rated_4, r.rated_5];
-  }
-
-  const funnelRows = Array.from({ length: V }, (): Count[] => [0, 0, 0, 0]);
-  for (const r of funnel) funnelRows[venueIndex.get(r.venue_id) ?? 0] = [r.sent, r.opened, r.rated, r.commented];
-
-  // The grid: average detected devices per local weekday and hour (the report's rows for each
-  // weekday, not its every-day rows). A slot without an hourly point counts 0 (nothing observed).
-  const peakGrid: (Count[] | null)[] = new Array<Count[] | null>(V).fill(null);
-  for (const r of peak) {
-    if (r.stream !== 'venue-devices-history' || r.metric !== 'detected' || r.weekday === null) continue;
-    const v = venueIndex.get(r.venue_id);
-    if (v === undefined) continue;
-    const grid = peakGrid[v] ?? new Array<Count>(168).fill(0);
-    peakGrid[v] = grid;
-    grid[(r.weekday - 1) * 24 + r.hour] = r.average;
-  }
-
-  return {
-    title: options.title,
-    generatedAt: options.now.toISOString(),
-    from: options.from ?? null,
-    to: options.to ?? null,
-    tz: options.tz,
-    topN: options.topN,
-    days,
-    months,
-    venues,
-    daily,
-    methods: { names: methodNames, logins: methodLogins },
-    ratings: { rated },
-    funnel: funnelRows,
-    peak: peak.length > 0 ? { detected: peakGrid } : null,
-    coverage: coverageGrid(coverage),
-    freshness,
-    lastRuns,
-    failedSlices,
-    // The permission lists are long and repeat per account: their count says enough here.
-    access: access.map(({ permissions: _permissions, ...row }) => row),
-  };
+  return { venues, venueIndex };
 }
 
-function minOf(values: readonly string[]): string | undefined {
-  return values.reduce<string | undefined>((min, v) => (min === undefined || v < min ? v : min), undefined);
-}
-
-function maxOf(values: readonly string[]): string | undefined {
-  return values.reduce<string | undefined>((max, v) => (max === undefined || v > max ? v : max), undefined);
-}
-
-/** The reports drawn day by day. */
 interface DailyRows {
   readonly devices: readonly ReportRow<'daily-devices'>[];
   readonly logins: readonly ReportRow<'daily-logins'>[];
@@ -136,14 +135,15 @@ interface DailyRows {
   readonly embeds: readonly ReportRow<'remarketing-trend'>[];
 }
 
-/** daily[metric][venue][day]: days without a row stay null (a day the warehouse does not hold is unknown, not 0). */
+/** Each daily metric as venue × day, from the reports' rows. */
 function dailyArrays(
-  { devices, logins, users, embeds }: DailyRows,
   venueIndex: ReadonlyMap<string, number>,
-  days: readonly string[],
+  dayIndex: ReadonlyMap<string, number>,
+  dayCount: number,
+  { devices, logins, users, embeds }: DailyRows,
 ): Record<DailyMetric, Count[][]> {
-  const dayIndex = new Map(days.map((d, i) => [d, i]));
-  const perDay = (): Count[][] => Array.from({ length: venueIndex.size }, () => new Array<Count>(days.length).fill(null));
+  // Days without a row stay null: a day the warehouse does not hold is unknown, not 0.
+  const perDay = (): Count[][] => Array.from({ length: venueIndex.size }, () => new Array<Count>(dayCount).fill(null));
   const daily: Record<DailyMetric, Count[][]> = {
     detected: perDay(),
     authenticated: perDay(),
@@ -191,4 +191,12 @@ function coverageGrid(coverage: readonly ReportRow<'coverage'>[]): PageData['cov
     streamVenues[s] = r.venues;
   }
   return { streams, days: coverageDays, status: status.map((s) => s.join('')), loaded, venues: streamVenues };
+}
+
+function minOf(values: readonly string[]): string | undefined {
+  return values.reduce<string | undefined>((min, v) => (min === undefined || v < min ? v : min), undefined);
+}
+
+function maxOf(values: readonly string[]): string | undefined {
+  return values.reduce<string | undefined>((max, v) => (max === undefined || v > max ? v : max), undefined);
 }

@@ -9,6 +9,19 @@ import { renderHtml } from './render-html.js';
 
 export const DEFAULT_TOP_N = 10;
 export const DEFAULT_TITLE = 'venue-etl dashboard';
+/**
+ * Without --from the file holds the last 13 calendar months (this one and the 12 before, so a
+ * month can be set beside the same month a year earlier) and opens on the last 90 days of them;
+ * the page's range control moves within what the file holds. 1,000 venues × 13 months at day
+ * grain is ~12 MB (docs/dashboard.md, "Size and time").
+ */
+export const DEFAULT_WINDOW_MONTHS = 13;
+export const DEFAULT_INITIAL_DAYS = 90;
+
+/** The first day of the default window: the first of the month DEFAULT_WINDOW_MONTHS - 1 months before `now`'s. */
+export function defaultWindowFrom(now: Date): string {
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - (DEFAULT_WINDOW_MONTHS - 1), 1)).toISOString().slice(0, 10);
+}
 
 export interface DashboardRequest {
   readonly from?: string;
@@ -27,6 +40,8 @@ export interface DashboardPage {
   readonly venues: number;
   readonly days: number;
   readonly hourly: boolean;
+  /** Days of the window with any daily figure (0: the page says there is no data, and why). */
+  readonly daysWithData: number;
 }
 
 /** Refuses what no page can be made from (exit 2), before anything is opened. */
@@ -39,15 +54,19 @@ export function checkDashboardRequest(request: DashboardRequest): void {
 }
 
 function collectOptions(request: DashboardRequest, venues: readonly string[] | undefined): CollectOptions {
+  const now = request.now ?? new Date();
   return {
     from: request.from,
     to: request.to,
+    // --from names the window: the page opens on all of it.
+    windowFrom: request.from === undefined ? defaultWindowFrom(now) : undefined,
+    initialDays: request.from === undefined ? DEFAULT_INITIAL_DAYS : 0,
     venues,
     tz: request.tz ?? 'UTC',
     topN: request.topN ?? DEFAULT_TOP_N,
     staleAfterDays: request.staleAfterDays ?? 2,
     title: request.title ?? DEFAULT_TITLE,
-    now: request.now ?? new Date(),
+    now,
   };
 }
 
@@ -56,7 +75,8 @@ export async function dashboardPage(connection: Parameters<typeof collectPageDat
   checkDashboardRequest(request);
   const venues = await selectSourceVenues(connection, request.venues);
   const data = await collectPageData(connection, collectOptions(request, venues));
-  return { html: renderHtml(data), venues: data.venues.length, days: data.days.length, hourly: data.peak !== null };
+  const daysWithData = data.days.filter((_, d) => Object.values(data.daily).some((perVenue) => perVenue.some((values) => values[d] !== null))).length;
+  return { html: renderHtml(data), venues: data.venues.length, days: data.days.length, hourly: data.peak !== null, daysWithData };
 }
 
 /** Reads the warehouse (or with `parquet` its export) and makes the page. */

@@ -23,9 +23,11 @@ export type DailyMetric = (typeof DAILY_METRICS)[number];
 export interface PageData {
   readonly title: string;
   readonly generatedAt: string;
-  /** The range asked for (null = everything held), and the days and months it covers. */
+  /** The window asked for (`from`: --from or the default window's first day; null = unbounded), and the days and months the file holds. */
   readonly from: string | null;
   readonly to: string | null;
+  /** The range the page shows when it opens (the range control moves it within `days`). */
+  readonly initial: { readonly from: string; readonly to: string } | null;
   readonly tz: string;
   readonly topN: number;
   readonly days: readonly string[];
@@ -34,14 +36,21 @@ export interface PageData {
   readonly venues: readonly VenueEntry[];
   /** daily[metric][venue][day] */
   readonly daily: Readonly<Record<DailyMetric, readonly (readonly Count[])[]>>;
-  /** logins[venue][method] */
-  readonly methods: { readonly names: readonly string[]; readonly logins: readonly (readonly Count[])[] };
-  /** rated[venue][month][rate - 1] */
-  readonly ratings: { readonly rated: readonly (readonly (readonly Count[])[])[] };
-  /** funnel[venue] = [sent, opened, rated, commented] */
-  readonly funnel: readonly (readonly Count[])[];
-  /** detected[venue][(weekday - 1) * 24 + hour], null for a venue without hourly rows; null when none has any. */
-  readonly peak: { readonly detected: readonly (readonly Count[] | null)[] } | null;
+  /** logins[venue][month][method]; null = no row for that venue and month (nothing loaded). */
+  readonly methods: { readonly names: readonly string[]; readonly logins: readonly (readonly (readonly Count[] | null)[])[] };
+  /** rated[venue][month][rate - 1]; rated[venue][month] null = no row (nothing loaded). */
+  readonly ratings: { readonly rated: readonly (readonly (readonly Count[] | null)[])[] };
+  /** funnel[venue][month] = [sent, opened, rated, commented]; null = no row (nothing loaded). */
+  readonly funnel: readonly (readonly (readonly Count[] | null)[])[];
+  /**
+   * average[venue][month][(weekday - 1) * 24 + hour] of detected devices and the hours each is
+   * over (hours[…], to weigh months together); null for a venue and month without hourly rows;
+   * null when none has any.
+   */
+  readonly peak: {
+    readonly average: readonly (readonly (readonly Count[] | null)[])[];
+    readonly hours: readonly (readonly (readonly number[] | null)[])[];
+  } | null;
   /** status[stream] is one letter per day: L loaded, M missing, F failed. */
   readonly coverage: {
     readonly streams: readonly string[];

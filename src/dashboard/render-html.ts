@@ -1,4 +1,4 @@
-import { ASSET_FILES, readAsset } from './assets.js';
+import { ASSET_FILES, readAsset, SCRIPT_FILES } from './assets.js';
 import type { PageData } from './page-data.js';
 
 /**
@@ -23,7 +23,7 @@ function escapeHtml(text: string): string {
 
 /** ONE self-contained HTML file: styles, chart code and data inline. */
 export function renderHtml(data: PageData): string {
-  const range = `${data.days[0] ?? '–'} to ${data.days[data.days.length - 1] ?? '–'}`;
+  const held = data.days.length > 0 ? `holds ${data.days[0]} to ${data.days[data.days.length - 1]}` : 'holds no day';
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -39,22 +39,22 @@ ${readAsset(ASSET_FILES.style)}
 <body>
 <header>
 <h1>${escapeHtml(data.title)}</h1>
-<div class="meta">${escapeHtml(range)} (UTC days) · peak hours in ${escapeHtml(data.tz)} · made ${escapeHtml(data.generatedAt.slice(0, 16).replace('T', ' '))} UTC</div>
-<label for="venue">Venue</label>
-<select id="venue" aria-label="Venue shown"></select>
+<div class="meta">The file ${escapeHtml(held)} (UTC days) · peak hours in ${escapeHtml(data.tz)} · made ${escapeHtml(data.generatedAt.slice(0, 16).replace('T', ' '))} UTC</div>
+<div class="controls">
+<label class="field">Venue <select id="venue" aria-label="Venue shown"></select></label>
+<fieldset id="range" class="range"><legend>Range</legend>
+<label class="field">From <input type="date" id="range-from" aria-label="First day shown"></label>
+<label class="field">To <input type="date" id="range-to" aria-label="Last day shown"></label>
+<span id="range-presets" class="presets" role="group" aria-label="Ranges ending on the last day held"></span>
+</fieldset>
+</div>
 </header>
 <main>
 <h2 id="selection" aria-live="polite"></h2>
 <div id="content"><p>This page draws its charts with JavaScript; enable it to see them.</p></div>
 </main>
 <script type="application/json" id="dashboard-data">${embeddedJson(data)}</script>
-<script>
-${readAsset(ASSET_FILES.charts)}
-</script>
-<script>
-${readAsset(ASSET_FILES.page)}
-</script>
-</body>
+${SCRIPT_FILES.map((file) => `<script>\n${readAsset(file)}\n</script>\n`).join('')}</body>
 </html>
 `;
 }

@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Script } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SCRIPT_FILES } from '../../src/dashboard/assets.js';
 import { demoWarehouse, embeddedData, onFile, readPage, runCli, withHourlyRows, type DemoWarehouse } from './fixture.js';
 
 type Row = Record<string, unknown>;
@@ -39,7 +40,7 @@ describe('venue-etl dashboard', () => {
     expect(html.startsWith('<!doctype html>')).toBe(true);
     expect(html.trimEnd().endsWith('</html>')).toBe(true);
     const code = scripts(html);
-    expect(code.length).toBe(2);
+    expect(code.length).toBe(SCRIPT_FILES.length);
     for (const body of code) expect(() => new Script(body)).not.toThrow();
     // Nothing that makes a browser fetch: no URL, no src/href, no CSS url() or @import, no fetch API.
     expect(html).not.toMatch(/https?:\/\//i);
@@ -82,15 +83,27 @@ describe('venue-etl dashboard', () => {
       expect(daily.embeds![v]![d]).toBe(r.embeds);
     }
 
-    const funnel = data.funnel as number[][];
-    for (const r of await report('rating-request-funnel')) {
-      expect(funnel[venues.findIndex((v) => v.id === r.venue_id)]).toEqual([r.sent, r.opened, r.rated, r.commented]);
-    }
-    const methods = data.methods as { names: string[]; logins: number[][] };
-    for (const r of await report('login-method-shares')) {
-      expect(methods.logins[venues.findIndex((v) => v.id === r.venue_id)]![methods.names.indexOf(String(r.method))]).toBe(r.logins);
-    }
+    // Read by month: each month is the report over that month's days of the window, and the
+    // months add up to the report over the whole window.
     const months = data.months as string[];
+    const funnel = data.funnel as (number[] | null)[][];
+    const methods = data.methods as { names: string[]; logins: (number[] | null)[][] };
+    const last = months.length - 1;
+    const lastMonth = ['--from', `${months[last]}-01`, '--to', days.at(-1)!];
+    const sumOver = (rows: (number[] | null)[]) =>
+      rows.reduce<number[] | null>((sum, row) => (row === null ? sum : row.map((x, k) => (sum?.[k] ?? 0) + x)), null);
+    for (const r of await report('rating-request-funnel', lastMonth)) {
+      expect(funnel[venues.findIndex((v) => v.id === r.venue_id)]![last]).toEqual([r.sent, r.opened, r.rated, r.commented]);
+    }
+    for (const r of await report('rating-request-funnel')) {
+      expect(sumOver(funnel[venues.findIndex((v) => v.id === r.venue_id)]!)).toEqual([r.sent, r.opened, r.rated, r.commented]);
+    }
+    for (const r of await report('login-method-shares', lastMonth)) {
+      expect(methods.logins[venues.findIndex((v) => v.id === r.venue_id)]![last]![methods.names.indexOf(String(r.method))]).toBe(r.logins);
+    }
+    for (const r of await report('login-method-shares')) {
+      expect(sumOver(methods.logins[venues.findIndex((v) => v.id === r.venue_id)]!)![methods.names.indexOf(String(r.method))]).toBe(r.logins);
+    }
     const rated = (data.ratings as { rated: number[][][] }).rated;
     for (const r of await report('rating-distribution')) {
       expect(rated[venues.findIndex((v) => v.id === r.venue_id)]![months.indexOf(String(r.month))]).toEqual([
@@ -102,7 +115,9 @@ describe('venue-etl dashboard', () => {
       ]);
     }
     const coverage = data.coverage as { streams: string[]; days: string[]; status: string[] };
-    const coverageRows = await report('coverage');
+    // Over the window the file holds: by default from the first of the month 12 months back.
+    expect(data.from).toMatch(/^\d{4}-\d\d-01$/);
+    const coverageRows = await report('coverage', ['--from', String(data.from)]);
     expect(coverageRows.length).toBe(coverage.streams.length * coverage.days.length);
     for (const r of coverageRows) {
       expect(coverage.status[coverage.streams.indexOf(String(r.stream))]![coverage.days.indexOf(String(r.day))]).toBe(String(r.status)[0]!.toUpperCase());
@@ -111,7 +126,8 @@ describe('venue-etl dashboard', () => {
       (await report('venue-access')).map((r) => [r.venue_id, r.account_id, r.roles]),
     );
     expect((data.lastRuns as Row[]).map((r) => r.run_id)).toEqual((await report('last-runs')).map((r) => r.run_id));
-  });
+    // A dozen runs of the built CLI.
+  }, 240_000);
 
   it('--venues, --from and --to narrow the page like the reports', async () => {
     const all = (await report('venue-ranking')).map((r) => String(r.venue_id));
@@ -122,33 +138,39 @@ describe('venue-etl dashboard', () => {
     const { data } = await dashboard('narrow.html', ['--venues', chosen.join(','), '--from', from, '--to', to]);
     expect((data.venues as Row[]).map((v) => v.id).sort()).toEqual([...chosen].sort());
     expect(data.days).toEqual((await report('daily-devices', ['--venues', chosen[0]!, '--from', from, '--to', to])).map((r) => r.day));
-  });
+    // Several runs of the built CLI: minutes on a loaded 2-core machine.
+  }, 180_000);
 
   it('says there is no hourly data, then draws peak hours from hourly rows, in --tz', async () => {
     const before = await dashboard('no-hourly.html');
     expect(before.data.peak).toBeNull();
-    expect(before.html).toContain('No hourly data in this range');
+    expect(before.html).toContain('No hourly rows');
 
     const venue = String((before.data.venues as Row[])[2]!.id);
     const day = await withHourlyRows(demo.warehouse, venue);
     const utc = await dashboard('hourly-utc.html', ['--tz', 'UTC']);
-    const peak = utc.data.peak as { detected: (number[] | null)[] };
+    const peak = utc.data.peak as { average: (number[] | null)[][]; hours: (number[] | null)[][] };
+    const month = (utc.data.months as string[]).indexOf(day.slice(0, 7));
     const v = (utc.data.venues as Row[]).findIndex((r) => r.id === venue);
     const rows = (await report('peak-hours')).filter(
       (r) => r.venue_id === venue && r.stream === 'venue-devices-history' && r.metric === 'detected' && r.weekday !== null,
     );
     expect(rows.length).toBe(24);
-    for (const r of rows) expect(peak.detected[v]![(Number(r.weekday) - 1) * 24 + Number(r.hour)]).toBe(r.average);
-    expect(peak.detected.filter((grid) => grid !== null)).toHaveLength(1);
+    for (const r of rows) {
+      expect(peak.average[v]![month]![(Number(r.weekday) - 1) * 24 + Number(r.hour)]).toBe(r.average);
+      expect(peak.hours[v]![month]![(Number(r.weekday) - 1) * 24 + Number(r.hour)]).toBe(r.hours);
+    }
+    expect(peak.average.flat().filter((grid) => grid !== null)).toHaveLength(1);
 
     // Asia/Kolkata is UTC+05:30: the UTC hour 0 point (10 + 0 + 8 = 18 detected) is read at 05:30.
     const weekday = ((new Date(`${day}T00:00:00Z`).getUTCDay() + 6) % 7) + 1;
     const local = embeddedData(readPage(join(demo.dir, (await dashboard('hourly-kolkata.html', ['--tz', 'Asia/Kolkata'])).stdout.trim().split('/').pop()!)));
-    const grid = (local.peak as { detected: (number[] | null)[] }).detected[v]!;
+    const grid = (local.peak as { average: (number[] | null)[][] }).average[v]![(local.months as string[]).indexOf(day.slice(0, 7))]!;
     expect(local.tz).toBe('Asia/Kolkata');
     expect(grid[(weekday - 1) * 24 + 5]).toBe(18);
     expect(grid[(weekday - 1) * 24 + 0]).toBe(0);
-  });
+    // Several runs of the built CLI: minutes on a loaded 2-core machine.
+  }, 180_000);
 
   it('keeps a hostile venue name inside the data: it cannot end the script element', async () => {
     const { data: before } = await dashboard('before-name.html');
@@ -162,7 +184,7 @@ describe('venue-etl dashboard', () => {
     const { html, data } = await dashboard('named.html', [], unnamed);
     expect(html).not.toContain('<script>alert(1)');
     expect((data.venues as Row[])[0]!.label).toBe(name);
-    expect(scripts(html)).toHaveLength(2);
+    expect(scripts(html)).toHaveLength(SCRIPT_FILES.length);
   });
 
   it('refuses a bad --tz or --top before opening anything (exit 2)', async () => {

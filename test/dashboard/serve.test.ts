@@ -2,6 +2,7 @@ import { copyFileSync } from 'node:fs';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveConfig, type Config } from '../../src/config/index.js';
+import { SCRIPT_FILES } from '../../src/dashboard/assets.js';
 import { createLogger } from '../../src/log/index.js';
 import { startServe } from '../../src/scheduler/serve.js';
 import { demoWarehouse, embeddedData, onFile, type DemoWarehouse } from './fixture.js';
@@ -55,8 +56,16 @@ describe('the live dashboard in serve', () => {
       const first = await fetch(`${serve.dashboardUrl}/`);
       expect(first.status).toBe(200);
       expect(first.headers.get('content-type')).toMatch(/^text\/html/);
-      const data = embeddedData(await first.text());
+      const html = await first.text();
+      const data = embeddedData(html);
       expect(data.tz).toBe('Europe/Madrid');
+      // The same explorable page as the file: the window of the last 13 months, the range
+      // control opening on its last 90 days, every script inline.
+      const days = data.days as string[];
+      expect(data.from).toMatch(/^\d{4}-\d\d-01$/);
+      expect(data.initial).toEqual({ from: days[Math.max(0, days.length - 90)], to: days.at(-1) });
+      expect(html).toContain('<input type="date" id="range-from"');
+      expect([...html.matchAll(/^<script>$/gm)]).toHaveLength(SCRIPT_FILES.length);
       const venues = data.venues as { id: string; label: string }[];
       expect(venues).toHaveLength(4);
 

@@ -13,8 +13,12 @@ export const dashboardCommand: Command = {
   options: {
     out: { type: 'string', description: 'the HTML file to write (default dashboard.html)', valueName: 'FILE' },
     venues: venuesOptionSpec(),
-    from: { type: 'string', description: 'first day, inclusive (UTC; default the first day held)', valueName: 'DATE' },
-    to: { type: 'string', description: 'last day, inclusive (UTC; default the last day held)', valueName: 'DATE' },
+    from: {
+      type: 'string',
+      description: 'first day the file holds, inclusive (UTC; default the first of the month 12 months ago: the last 13 months)',
+      valueName: 'DATE',
+    },
+    to: { type: 'string', description: 'last day the file holds, inclusive (UTC; default the last day held)', valueName: 'DATE' },
     tz: { type: 'string', description: 'IANA time zone of the peak-hours grid (default dashboard.timezone, UTC)', valueName: 'ZONE' },
     top: { type: 'string', description: 'venues named in the ranking before "the rest" (default 10)', valueName: 'N' },
     parquet: { type: 'boolean', description: 'read the Parquet export instead of the warehouse file' },
@@ -44,8 +48,14 @@ export const dashboardCommand: Command = {
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
     io.stdout.write(`${path}\n`);
     io.stderr.write(
-      `dashboard: ${page.venues} venues, ${page.days} days${page.hourly ? ', peak hours from hourly rows' : ', no hourly data'}; ${(Buffer.byteLength(page.html) / 1e6).toFixed(2)} MB in ${seconds}s\n`,
+      `dashboard: ${page.venues} venues, ${page.days} days (${page.daysWithData} with figures)${page.hourly ? ', peak hours from hourly rows' : ', no hourly data'}; ${(Buffer.byteLength(page.html) / 1e6).toFixed(2)} MB in ${seconds}s\n`,
     );
+    if (page.daysWithData === 0) {
+      // Still a page (it says the same, with the commands), but not a silent one.
+      io.stderr.write(
+        `dashboard: no daily figures ${request.from || request.to ? `from ${request.from ?? 'the first day'} to ${request.to ?? 'the last day'}` : 'in the last 13 months'}: the page says so; load the days with venue-etl backfill --from DATE --to DATE\n`,
+      );
+    }
     return ExitCode.ok;
   },
 };
