@@ -5,6 +5,7 @@ import { resolveConfig, type Config } from '../../src/config/index.js';
 import { SCRIPT_FILES } from '../../src/dashboard/assets.js';
 import { createLogger } from '../../src/log/index.js';
 import { startServe } from '../../src/scheduler/serve.js';
+import { acquireInstance, releaseInstance } from '../../src/warehouse/instances.js';
 import { demoWarehouse, embeddedData, onFile, type DemoWarehouse } from './fixture.js';
 
 let demo: DemoWarehouse;
@@ -70,7 +71,7 @@ describe('the live dashboard in serve', () => {
       expect(venues).toHaveLength(4);
 
       // Live: a change in the warehouse shows on the next request.
-      await onFile(demo.warehouse, [`INSERT OR REPLACE INTO venues (venue_id, name) VALUES ('${venues[0]!.id}', 'Renamed Live')`]);
+      await onServedFile(demo.warehouse, `INSERT OR REPLACE INTO venues (venue_id, name) VALUES ('${venues[0]!.id}', 'Renamed Live')`);
       const second = embeddedData(await (await fetch(`${serve.dashboardUrl}/`)).text());
       expect((second.venues as { label: string }[])[0]!.label).toBe('Renamed Live');
       expect((await fetch(`${serve.dashboardUrl}/`, { method: 'POST' })).status).toBe(405);
@@ -143,3 +144,22 @@ describe('the live dashboard in serve', () => {
     expect(config({}).dashboard).toEqual({ enabled: false, host: '127.0.0.1', port: 8788, timezone: 'UTC' });
   });
 });
+
+/**
+ * A write to the warehouse serve holds open, through the process's one instance of that file:
+ * a second DuckDB instance of the same file in one process may lose its writes
+ * (src/warehouse/instances.ts), which made the rename invisible now and then.
+ */
+async function onServedFile(path: string, statement: string): Promise<void> {
+  const instance = await acquireInstance(path, false);
+  try {
+    const connection = await instance.connect();
+    try {
+      await connection.run(statement);
+    } finally {
+      connection.closeSync();
+    }
+  } finally {
+    await releaseInstance(path);
+  }
+}
