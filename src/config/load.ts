@@ -190,6 +190,8 @@ export function resolveConfigFor(
   source = 'config',
   baseDir?: string,
 ): Config {
+  const written = writtenMistakesElsewhere(command, raw, env, source, baseDir);
+  if (written.length > 0) throw new ConfigError(source, written);
   const config = resolveConfig(withoutKeys(raw, unreadKeys(command, raw)), env, source, baseDir);
   const problems = commandProblems(command, config);
   if (problems.length > 0)
@@ -272,6 +274,41 @@ export function loadCredentialFreeConfigFile(path: string, env: Readonly<Record<
 }
 
 /** `raw` with the given top-level or `block.key` entries removed (anything else is left to the schema). */
+/**
+ * One validation for every command: a mistake written in the file (a bad cron expression, a
+ * credential too short) is refused by every command, also in a block this one does not read;
+ * only a `${VARIABLE}` there may be left unset (docs/configuration.md, "What each command reads").
+ */
+function writtenMistakesElsewhere(
+  command: ConfigCommand,
+  raw: unknown,
+  env: Readonly<Record<string, string | undefined>>,
+  source: string,
+  baseDir: string | undefined,
+): ConfigProblem[] {
+  try {
+    resolveConfig(raw, env, source, baseDir);
+    return [];
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    return error.problems.filter((problem) => !reads(command, problem.path, raw) && !namesVariable(valueAt(raw, problem.path)));
+  }
+}
+
+/** The value at a problem's path (`receiver.authorization`, `notify.webhooks[0].url`), if any. */
+function valueAt(raw: unknown, path: string): unknown {
+  let value = raw;
+  for (const segment of path.split(/\.|\[|\]\.?/).filter((part) => part !== '')) {
+    if (value === null || typeof value !== 'object') return undefined;
+    value = (value as Record<string, unknown>)[segment];
+  }
+  return value;
+}
+
+function namesVariable(value: unknown): boolean {
+  return typeof value === 'string' ? /\$\{[A-Za-z_][A-Za-z0-9_]*\}/.test(value) : JSON.stringify(value ?? null).includes('${');
+}
+
 function withoutKeys(raw: unknown, keys: readonly string[]): unknown {
   if (!isPlainObject(raw)) return raw;
   const copy: Record<string, unknown> = { ...raw };
