@@ -64,6 +64,8 @@ describe('report parameters', () => {
       `SET VARIABLE to_date = NULL::DATE`,
       `SET VARIABLE venue_ids = ['11111111-1111-4111-8111-11111111111a']::VARCHAR[]`,
       `SET VARIABLE stale_after_days = 3::INTEGER`,
+      // No freshness target set: an empty map, so the reports fall back to stale_after_days.
+      `SET VARIABLE stale_targets = MAP {}::MAP(VARCHAR, INTEGER)`,
       `SET VARIABLE expected_streams = NULL::VARCHAR[]`,
       `SET VARIABLE tz = 'UTC'`,
     ]);
