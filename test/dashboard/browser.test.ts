@@ -6,7 +6,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { launchChromium } from './browser.js';
-import { demoWarehouse, embeddedData, readPage, runCli, withHourlyRows, type DemoWarehouse } from './fixture.js';
+import { CHART_IDS, demoWarehouse, embeddedData, readPage, runCli, withHourlyRows, type DemoWarehouse } from './fixture.js';
 
 let demo: DemoWarehouse;
 let browser: Browser;
@@ -68,21 +68,7 @@ describe('the dashboard in Chromium', () => {
 
   it('draws marks in every chart, the peak-hours grid included', async () => {
     const marks = await drawnMarks();
-    const expected = [
-      'chart-devices',
-      'chart-auth-share',
-      'chart-logins',
-      'chart-login-methods',
-      'chart-confirmed-returning',
-      'chart-rating-average',
-      'chart-rating-count',
-      'chart-rating-distribution',
-      'chart-rating-funnel',
-      'chart-embeds',
-      'chart-peak-hours',
-      'chart-ranking',
-      'chart-coverage',
-    ];
+    const expected = CHART_IDS;
     expect(Object.keys(marks).sort()).toEqual([...expected].sort());
     for (const id of expected) expect(marks[id], id).toBeGreaterThan(0);
     expect(marks['chart-peak-hours']).toBe(7 * 24);

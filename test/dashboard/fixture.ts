@@ -93,3 +93,20 @@ export function embeddedData(html: string): Record<string, unknown> {
 export function readPage(path: string): string {
   return readFileSync(path, 'utf8');
 }
+
+/** Every chart of the page, by its element id. */
+export const CHART_IDS: readonly string[] = [
+  'chart-devices',
+  'chart-auth-share',
+  'chart-logins',
+  'chart-login-methods',
+  'chart-confirmed-returning',
+  'chart-rating-average',
+  'chart-rating-count',
+  'chart-rating-distribution',
+  'chart-rating-funnel',
+  'chart-embeds',
+  'chart-peak-hours',
+  'chart-ranking',
+  'chart-coverage',
+];
