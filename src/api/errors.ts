@@ -51,14 +51,14 @@ export const ApiErrorCode = {
 export type ApiErrorCode = (typeof ApiErrorCode)[keyof typeof ApiErrorCode];
 
 export interface ApiErrorOptions {
-  readonly hint?: string;
+  readonly hint?: string | undefined;
   readonly cause?: unknown;
-  readonly status?: number;
+  readonly status?: number | undefined;
   /** What the API asked for in `Retry-After`, in milliseconds. */
-  readonly retryAfterMs?: number;
+  readonly retryAfterMs?: number | undefined;
   /** `GET /path?query` of the request; never headers. */
-  readonly request?: string;
-  readonly details?: Readonly<Record<string, unknown>>;
+  readonly request?: string | undefined;
+  readonly details?: Readonly<Record<string, unknown>> | undefined;
 }
 
 export class ApiError extends EtlError {

@@ -20,13 +20,13 @@ export interface RetryPolicy {
 }
 
 export interface RetryHooks {
-  readonly signal?: AbortSignal;
+  readonly signal?: AbortSignal | undefined;
   /** Called before each wait; `attempt` is the one that just failed. */
   readonly onRetry?: (error: ApiError, attempt: number, delayMs: number) => void;
   /** For randomness in tests. */
   readonly random?: () => number;
   /** A transient error this caller does not wait out (the access check and a refused connection). */
-  readonly giveUp?: (error: ApiError) => boolean;
+  readonly giveUp?: ((error: ApiError) => boolean) | undefined;
 }
 
 export async function withRetries<T>(policy: RetryPolicy, request: string, attempt: (attemptNumber: number) => Promise<T>, hooks: RetryHooks = {}): Promise<T> {

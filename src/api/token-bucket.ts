@@ -5,7 +5,7 @@ export interface TokenBucketOptions {
   readonly burstSeconds?: number;
   readonly initialTokens?: number;
   readonly now?: () => number;
-  readonly sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  readonly sleep?: ((ms: number, signal?: AbortSignal) => Promise<void>) | undefined;
 }
 
 /**
@@ -13,6 +13,8 @@ export interface TokenBucketOptions {
  * least), refilled continuously. Takers leave one at a time, each after the wait the rate in
  * force asks for then: a rate changed after a 429 applies to every request still waiting.
  */
+export type TokenBucket = ReturnType<typeof createTokenBucket>;
+
 export function createTokenBucket(ratePerSecond: number, options: TokenBucketOptions = {}) {
   const now = options.now ?? performance.now.bind(performance);
   const wait = options.sleep ?? ((ms: number, signal?: AbortSignal) => sleep(ms, undefined, signal ? { signal } : undefined));

@@ -12,7 +12,7 @@ export interface CheckHint {
 
 export interface HintContext {
   /** `--config PATH` as given to check, repeated in the commands (else they would read another config). */
-  readonly config?: string;
+  readonly config?: string | undefined;
   readonly parquet: boolean;
 }
 

@@ -2,8 +2,8 @@ import { historyGrains, type Config } from '../config/index.js';
 
 export interface EmptyReportContext {
   readonly config: Pick<Config, 'sync'>;
-  readonly from?: string;
-  readonly to?: string;
+  readonly from?: string | undefined;
+  readonly to?: string | undefined;
   readonly parquet: boolean;
 }
 

@@ -7,13 +7,13 @@ import { collectMonthlyFigures, monthBounds } from './monthly-figures.js';
 
 export interface CollectOptions {
   /** First and last day (UTC, inclusive); unset = everything the warehouse holds. */
-  readonly from?: string;
-  readonly to?: string;
+  readonly from?: string | undefined;
+  readonly to?: string | undefined;
   /** Without `from`: the first day read (the default window; see generate.ts). */
-  readonly windowFrom?: string;
+  readonly windowFrom?: string | undefined;
   /** Days the page shows when it opens: the last `initialDays` of the window (0 = all of it). */
   readonly initialDays: number;
-  readonly venues?: readonly string[];
+  readonly venues?: readonly string[] | undefined;
   /** IANA zone of the peak-hours grid (validated by the caller). */
   readonly tz: string;
   /** Venues shown by name in the ranking before "the rest". */

@@ -24,15 +24,15 @@ export function defaultWindowFrom(now: Date): string {
 }
 
 export interface DashboardRequest {
-  readonly from?: string;
-  readonly to?: string;
+  readonly from?: string | undefined;
+  readonly to?: string | undefined;
   /** Venue ids, id prefixes or names (an entry may list several, comma-separated: `--venues` as typed). */
-  readonly venues?: readonly string[];
-  readonly tz?: string;
-  readonly topN?: number;
-  readonly title?: string;
-  readonly staleAfterDays?: number;
-  readonly now?: Date;
+  readonly venues?: readonly string[] | undefined;
+  readonly tz?: string | undefined;
+  readonly topN?: number | undefined;
+  readonly title?: string | undefined;
+  readonly staleAfterDays?: number | undefined;
+  readonly now?: Date | undefined;
 }
 
 export interface DashboardPage {

@@ -3,10 +3,10 @@ import type { ExitCode } from './exit-code.js';
 
 export interface EtlErrorOptions {
   /** What the user can do about it; printed after the message. */
-  readonly hint?: string;
+  readonly hint?: string | undefined;
   readonly cause?: unknown;
   /** Machine-readable facts (status, field, url…); never secrets. */
-  readonly details?: Readonly<Record<string, unknown>>;
+  readonly details?: Readonly<Record<string, unknown>> | undefined;
 }
 
 /**

@@ -61,7 +61,8 @@ export class ObjectStore {
   readonly target: S3Target;
   private readonly settings: S3Settings;
   private readonly client: S3Client;
-  private readonly signal: AbortSignal | undefined;
+  /** The SDK's per-request options: the abort signal, when there is one (absent, not undefined). */
+  private readonly requestOptions: { readonly abortSignal?: AbortSignal };
   private readonly onPart: ObjectStoreOptions['onPart'];
   private readonly listPageSize: number | undefined;
   private credentialsChecked = false;
@@ -69,7 +70,7 @@ export class ObjectStore {
   constructor(options: ObjectStoreOptions) {
     this.target = options.target;
     this.settings = S3Settings.parse(options.settings ?? {});
-    this.signal = options.signal;
+    this.requestOptions = options.signal ? { abortSignal: options.signal } : {};
     this.onPart = options.onPart;
     this.listPageSize = options.listPageSize;
     const { endpoint, region, forcePathStyle, profile, accessKeyId, secretAccessKey, sessionToken } = this.settings;
@@ -117,7 +118,7 @@ export class ObjectStore {
             ContinuationToken: token,
             MaxKeys: this.listPageSize,
           }),
-          { abortSignal: this.signal },
+          this.requestOptions,
         ),
       );
       for (const item of page.Contents ?? []) {
@@ -161,9 +162,7 @@ export class ObjectStore {
     await this.checkCredentials('upload of', where);
     // A Buffer, not a stream: the SDK can then retry the request after a dropped connection.
     const answer = await this.send('upload of', where, () =>
-      this.client.send(new PutObjectCommand({ Bucket: this.target.bucket, Key: keyUnder(this.target, key), Body: body }), {
-        abortSignal: this.signal,
-      }),
+      this.client.send(new PutObjectCommand({ Bucket: this.target.bucket, Key: keyUnder(this.target, key), Body: body }), this.requestOptions),
     );
     return { etag: unquote(answer.ETag) };
   }
@@ -173,9 +172,7 @@ export class ObjectStore {
     const Key = keyUnder(this.target, key);
     const partSize = Math.max(this.settings.partSizeBytes, Math.ceil(size / MAX_PARTS));
     const parts = Math.ceil(size / partSize);
-    const created = await this.send('upload of', where, () =>
-      this.client.send(new CreateMultipartUploadCommand({ Bucket, Key }), { abortSignal: this.signal }),
-    );
+    const created = await this.send('upload of', where, () => this.client.send(new CreateMultipartUploadCommand({ Bucket, Key }), this.requestOptions));
     const UploadId = created.UploadId;
     if (UploadId === undefined) throw new EtlError('VENUE_LAKE_REQUEST', `upload of ${where}: the object store started a multipart upload without an id`);
     const file = await open(localPath, 'r').catch((error: unknown) => Promise.reject(fileError(error, localPath, where)));
@@ -193,16 +190,14 @@ export class ObjectStore {
           throw fileError(error, localPath, where);
         }
         const uploaded = await this.send('upload of', where, () =>
-          this.client.send(new UploadPartCommand({ Bucket, Key, UploadId, PartNumber: partNumber, Body: body }), { abortSignal: this.signal }),
+          this.client.send(new UploadPartCommand({ Bucket, Key, UploadId, PartNumber: partNumber, Body: body }), this.requestOptions),
         );
         if (uploaded.ETag === undefined) throw new EtlError('VENUE_LAKE_REQUEST', `upload of ${where}: part ${partNumber} came back without an ETag`);
         done.push({ PartNumber: partNumber, ETag: uploaded.ETag });
         await this.onPart?.({ key, partNumber, parts, bytesDone: offset + length, bytesTotal: size });
       }
       const completed = await this.send('upload of', where, () =>
-        this.client.send(new CompleteMultipartUploadCommand({ Bucket, Key, UploadId, MultipartUpload: { Parts: done } }), {
-          abortSignal: this.signal,
-        }),
+        this.client.send(new CompleteMultipartUploadCommand({ Bucket, Key, UploadId, MultipartUpload: { Parts: done } }), this.requestOptions),
       );
       return { etag: unquote(completed.ETag) };
     } catch (error) {
@@ -221,9 +216,7 @@ export class ObjectStore {
     await this.checkCredentials('download of', where);
     let answer: GetObjectCommandOutput;
     try {
-      answer = await this.client.send(new GetObjectCommand({ Bucket: this.target.bucket, Key: keyUnder(this.target, key) }), {
-        abortSignal: this.signal,
-      });
+      answer = await this.client.send(new GetObjectCommand({ Bucket: this.target.bucket, Key: keyUnder(this.target, key) }), this.requestOptions);
     } catch (error) {
       if (error instanceof Error && error.name === 'NoSuchKey') return undefined;
       throw lakeError(error, 'download of', where, this.settings.endpoint);
@@ -252,7 +245,7 @@ export class ObjectStore {
             Bucket: this.target.bucket,
             Delete: { Objects: batch.map((key) => ({ Key: keyUnder(this.target, key) })), Quiet: true },
           }),
-          { abortSignal: this.signal },
+          this.requestOptions,
         ),
       );
       const failed = (answer.Errors ?? []).filter((e) => e.Code !== 'NoSuchKey');

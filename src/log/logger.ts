@@ -41,7 +41,7 @@ export function createLogger(options: LoggerOptions = {}): Logger {
   return pino(
     {
       level: options.level ?? 'info',
-      base: undefined,
+      base: null, // no pid or hostname on each line
       redact: { paths: REDACT_PATHS, censor: '***' },
       hooks: { streamWrite: scrubSecrets },
     },

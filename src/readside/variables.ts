@@ -4,11 +4,11 @@ import { UsageError } from '../errors/index.js';
 /** Parameters of reports and checks, passed as DuckDB variables (`getvariable('from_date')`). */
 export interface SqlParams {
   /** First day, inclusive (`YYYY-MM-DD`, UTC). */
-  readonly from?: string;
+  readonly from?: string | undefined;
   /** Last day, inclusive. */
-  readonly to?: string;
-  readonly venues?: readonly string[];
-  readonly staleAfterDays?: number;
+  readonly to?: string | undefined;
+  readonly venues?: readonly string[] | undefined;
+  readonly staleAfterDays?: number | undefined;
   /** `freshness.streams`: days behind a stream may be, per stream (others: staleAfterDays). */
   readonly staleTargets?: Readonly<Record<string, number>>;
   /** Streams the config syncs: a check flags those without any cursor. */

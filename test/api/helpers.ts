@@ -112,7 +112,7 @@ export function captureLog(level: pino.LevelWithSilent = 'debug'): CapturedLog {
       done();
     },
   });
-  const logger = pino({ level, base: undefined }, destination);
+  const logger = pino({ level, base: null }, destination);
   const text = () => chunks.join('');
   return {
     logger,

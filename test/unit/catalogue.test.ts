@@ -38,7 +38,8 @@ describe('the catalogue', () => {
   });
 
   it('refuses a row it could not follow', () => {
-    const historyWithoutDates: EndpointRow = { ...ENDPOINTS[0]!, stream: 'undated-history', dates: undefined };
+    const { dates: _dates, ...first } = ENDPOINTS[0]!;
+    const historyWithoutDates: EndpointRow = { ...first, stream: 'undated-history' };
     expect(() => buildCatalogue([], [...ENDPOINTS, historyWithoutDates])).toThrow(/undated-history .*a series row needs date parameters/);
     expect(() =>
       buildCatalogue(
