@@ -1,6 +1,6 @@
 import { setImmediate as macrotask } from 'node:timers/promises';
 import { readRateLimitHeaders } from '../src/api/rate-limit-headers.js';
-import { createThrottle, type Throttle } from '../src/api/throttle.js';
+import { Throttle } from '../src/api/throttle.js';
 import { createRateLimiter, type RateLimitSettings } from '../src/simulator/http/rate-limit.js';
 import { rateLimitHeaders, type RateLimitHeaderStyle } from '../src/simulator/http/rate-limit-headers.js';
 import { seededRandom } from './seeded-random.js';
@@ -99,7 +99,7 @@ export interface RateLimitedRunOptions {
 export async function runAgainstRateLimit(options: RateLimitedRunOptions): Promise<RateLimitedRun> {
   const clock = new VirtualClock();
   const decreases: { at: number; rate: number }[] = [];
-  const throttle = createThrottle({
+  const throttle = new Throttle({
     concurrency: options.concurrency ?? 64,
     now: clock.now,
     sleep: clock.sleep,

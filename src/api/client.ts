@@ -10,7 +10,7 @@ import { readRateLimitHeaders } from './rate-limit-headers.js';
 import { abortedError, parseRetryAfter, withRetries, type RetryPolicy } from './retry-policy.js';
 import { StatsRecorder, type ClientStats } from './stats.js';
 import { statusError } from './status-error.js';
-import { createThrottle, type Throttle, type ThrottleSlot } from './throttle.js';
+import { Throttle, type ThrottleSlot } from './throttle.js';
 import { createTransport, isConnectionRefused, type Transport } from './transport.js';
 import { userAgent } from './user-agent.js';
 
@@ -96,7 +96,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     maxResponseBytes: options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
     headers: { authorization: `Bearer ${token}`, accept: JSON_API_MEDIA_TYPE, 'accept-encoding': ACCEPT_ENCODING, 'user-agent': userAgent() },
   });
-  const throttle = createThrottle({
+  const throttle = new Throttle({
     concurrency: options.concurrency,
     maxRequestsPerSecond: options.maxRequestsPerSecond,
     onThrottled: (rate) => logger.info({ requestsPerSecond: Math.round(rate * 10) / 10 }, 'api throttled (429): request rate lowered'),

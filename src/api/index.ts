@@ -15,6 +15,6 @@ export type {
 export { followPages, DEFAULT_MAX_PAGES } from './paginate.js';
 export { backoffDelay, parseRetryAfter, withRetries } from './retry-policy.js';
 export type { RetryPolicy } from './retry-policy.js';
-export { createThrottle } from './throttle.js';
-export type { Throttle, ThrottleOptions, ThrottleSlot } from './throttle.js';
+export { Throttle } from './throttle.js';
+export type { ThrottleOptions, ThrottleSlot } from './throttle.js';
 export type { ClientStats, RequestCounts } from './stats.js';

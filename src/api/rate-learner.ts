@@ -7,11 +7,7 @@ import { RateMeter } from './rate-meter.js';
  *   ramp ──429──▶ paced ──429s a slower pace did not stop, or demand far under it──▶ ramp
  *   any ──RateLimit / X-RateLimit-* headers──▶ told
  *
- * ramp: one more request in flight per answer while more wait. paced: a 429 cuts the pace to `cut`
- * of the rate refused (`halve` when nothing sent since the last cut was accepted, then it climbs
- * back quickly); between 429s it grows slowly, faster the longer none comes. told: the pace keeps
- * under the limit the API tells. Once per wave: a 429 to a request sent before the last cut (or
- * within `settleMs` of it), or one that did not wait, cuts nothing.
+ * Each state's rule is one method below: accepted (ramp, grow), refused (cut), listen (told).
  */
 export const RATE_RULES = {
   initialConcurrency: 2,

@@ -21,10 +21,6 @@ const UNPACED = 1e6;
 const PACE_BURST_SECONDS = 0.05;
 
 /** Requests in flight and their pace, from the rate learner (rate-learner.ts), plus an optional fixed budget. */
-export function createThrottle(options: ThrottleOptions): Throttle {
-  return new Throttle(options);
-}
-
 export class Throttle {
   readonly #now: () => number;
   readonly #learner: RateLearner;

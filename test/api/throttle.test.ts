@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createThrottle, type ThrottleSlot } from '../../src/api/index.js';
+import { Throttle, type ThrottleSlot } from '../../src/api/index.js';
 import { RATE_RULES } from '../../src/api/rate-learner.js';
 import { createTokenBucket } from '../../src/api/token-bucket.js';
 import { VirtualClock } from '../../bench/virtual-rate-limit.js';
@@ -53,7 +53,7 @@ function fakeClock() {
 describe('adaptive limit', () => {
   it('grows above the old fixed 8 in flight while the latency is flat and nothing is refused', async () => {
     const clock = fakeClock();
-    const throttle = createThrottle({ concurrency: 64, now: clock.now, sleep: clock.sleep });
+    const throttle = new Throttle({ concurrency: 64, now: clock.now, sleep: clock.sleep });
     // Two in flight at first: one round trip tells the latency.
     expect(throttle.concurrency).toBe(2);
     // 400 requests of 20 ms each, all wanted at once: demand waits behind the limit.
@@ -73,14 +73,14 @@ describe('adaptive limit', () => {
 
   it('an explicit api.concurrency stays the cap', async () => {
     const clock = fakeClock();
-    const throttle = createThrottle({ concurrency: 5, now: clock.now, sleep: clock.sleep });
+    const throttle = new Throttle({ concurrency: 5, now: clock.now, sleep: clock.sleep });
     await Promise.all(Array.from({ length: 100 }, () => throttle.run(async (slot) => slot.succeeded())));
     expect(throttle.concurrency).toBe(5);
   });
 
   it('lowers the rate once per wave of 429s, and again for a request sent after the decrease', async () => {
     const clock = fakeClock();
-    const throttle = createThrottle({ concurrency: 64, now: clock.now, sleep: clock.sleep });
+    const throttle = new Throttle({ concurrency: 64, now: clock.now, sleep: clock.sleep });
     for (let i = 0; i < 40; i++) {
       await Promise.all(
         [1, 2, 3, 4].map(() =>
@@ -112,7 +112,7 @@ describe('adaptive limit', () => {
 
   it('a 429 to a request sent without waiting does not pace the client (it waits its own Retry-After)', async () => {
     const clock = fakeClock();
-    const throttle = createThrottle({ concurrency: 64, now: clock.now, sleep: clock.sleep });
+    const throttle = new Throttle({ concurrency: 64, now: clock.now, sleep: clock.sleep });
     // One request at a time, as at the tail of a run: each refused, a second apart.
     for (let i = 0; i < 5; i++) {
       await throttle.run(async (slot) => {
@@ -126,7 +126,7 @@ describe('adaptive limit', () => {
 
   it('undoes a decrease that lowered what the API accepts with the pace (429s at a share whatever the rate)', async () => {
     const clock = fakeClock();
-    const throttle = createThrottle({ concurrency: 8, now: clock.now, sleep: clock.sleep });
+    const throttle = new Throttle({ concurrency: 8, now: clock.now, sleep: clock.sleep });
     let lowered = false;
     let sent = 0;
     // 3 in 10 requests refused whatever the pace, all wanted at once.
@@ -149,7 +149,7 @@ describe('adaptive limit', () => {
 
   it('a ramp refused with nothing accepted over its last round trip reads no limit of 0/s', async () => {
     const clock = fakeClock();
-    const throttle = createThrottle({ concurrency: 64, now: clock.now, sleep: clock.sleep });
+    const throttle = new Throttle({ concurrency: 64, now: clock.now, sleep: clock.sleep });
     // One answer accepted in 200 ms; 300 ms later three requests at once (two in flight, one
     // waiting), all refused: nothing was accepted over the last round trip.
     await throttle.run(async (slot) => {
@@ -171,7 +171,7 @@ describe('adaptive limit', () => {
 describe('a remembered rate limit', () => {
   it('starts paced under it, and keeps it when the pace is released', async () => {
     const clock = fakeClock();
-    const throttle = createThrottle({ concurrency: 64, now: clock.now, sleep: clock.sleep });
+    const throttle = new Throttle({ concurrency: 64, now: clock.now, sleep: clock.sleep });
     throttle.remember(10);
     expect(throttle.learnedRate).toBeCloseTo(RATE_RULES.cut * 10);
     expect(throttle.limitFound).toBe(10);
@@ -190,7 +190,7 @@ describe('a remembered rate limit', () => {
 
   it('is ignored once this run has met a 429, and when it is no rate', async () => {
     const clock = fakeClock();
-    const throttle = createThrottle({ concurrency: 64, now: clock.now, sleep: clock.sleep });
+    const throttle = new Throttle({ concurrency: 64, now: clock.now, sleep: clock.sleep });
     throttle.remember(0);
     throttle.remember(Number.NaN);
     expect(throttle.learnedRate).toBeUndefined();
