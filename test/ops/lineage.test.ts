@@ -52,7 +52,8 @@ describe('OpenLineage RunEvents', () => {
   });
 
   it('a night that fails at the access check: START then FAIL with the error message', async () => {
-    fx.writeConfig({ blocks: lineage('/lineage-fail') });
+    // One retry: the night fails the same way, without waiting out the default retries' backoff (51 s).
+    fx.writeConfig({ api: { maxRetries: 1 }, blocks: lineage('/lineage-fail') });
     fx.sim.setFaults('500=1');
     const run = await fx.cli(['sync'], { timeoutMs: 90_000 });
     fx.sim.setFaults('');
