@@ -4,14 +4,16 @@
 -- hour grains (sync.historyGrain) are loaded and complete on their own. A day counts as loaded
 -- in a grain when the venue and stream have any row of that grain that day, for any metric.
 -- Empty result = pass.
--- The UTC day comes from the epoch (floor, so days before 1970 stay right): the same day as
--- timezone('UTC', ts)::DATE whatever the session's TimeZone, at a tenth of the cost.
+-- The days of each grain come from the daily rollup (series_daily, sql/rollups/series-daily-of.sql):
+-- a venue, stream and day holds a grain when a metric's rollup row counts points of it. The
+-- granularity is named as series_points names it (its ENUM: 'hour' sorts before 'day').
 -- Only the series with a missing day are ordered by day (the window): one whose distinct days
 -- fill the span from its first to its last has no gap. Ordering every series' days took about
 -- a third of the check (300 venues x 1 year with 120 days of hours: 0.65 s of CPU -> 0.46 s).
 WITH days AS (
-  SELECT DISTINCT venue_id, stream, granularity, DATE '1970-01-01' + floor(epoch_us(ts) / 86400000000)::INTEGER AS day
-  FROM series_points
+  SELECT DISTINCT venue_id, stream, 'day'::ENUM ('hour', 'day') AS granularity, day FROM series_daily WHERE day_points > 0
+  UNION ALL
+  SELECT DISTINCT venue_id, stream, 'hour'::ENUM ('hour', 'day') AS granularity, day FROM series_daily WHERE hour_points > 0
 ),
 gapped AS (
   SELECT venue_id, stream, granularity
