@@ -5,9 +5,9 @@
 -- One row per venue, stream, metric and UTC day holding a point; its columns are defined by one
 -- SELECT over raw rows, sql/rollups/series-daily-of.sql, included below (the migration runner and
 -- sql() expand `-- @include` lines). Every load refreshes the rows of exactly the days it changed,
--- in its own transaction (src/warehouse/series-daily.ts); `reset --rows` deletes those of the days
--- it empties. No primary key, as series_points: the loader owns uniqueness, and the rollup test
--- compares the table with the text run over every point (test/warehouse/series-daily.test.ts).
+-- in its own transaction (src/warehouse/series-daily.ts); so does `reset --rows` for the days it
+-- empties. No primary key, as series_points: the loader owns uniqueness, and
+-- test/e2e/grain-truth.test.ts compares the table with the text run over every point.
 CREATE TABLE series_daily (
   venue_id    UUID    NOT NULL,
   stream      VARCHAR NOT NULL,

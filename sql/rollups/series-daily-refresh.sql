@@ -21,5 +21,8 @@ WITH changed_points AS (
     AND p.ts < timezone('UTC', (getvariable('rollup_last_day') + 1)::TIMESTAMP)
 ),
 series_points AS (SELECT * FROM changed_points)
+SELECT * FROM (
 -- @include rollups/series-daily-of.sql
-;
+) AS rollup
+-- In venue order, as series-daily-rebuild.sql says why.
+ORDER BY venue_id, stream, metric, day;

@@ -184,6 +184,10 @@ describe('both grains of the same days and both summary tiers', () => {
         expect(day('logins')).toBe(venue.logins);
         expect(day('embeds')).toBe(venue.embeds);
       }
+      // The tiles add the daily charts of every venue (src/dashboard/assets/dashboard.js).
+      const tile = (metric: 'detected' | 'logins') => page.daily[metric].flat().reduce<number>((sum, x) => sum + (x ?? Number.NaN), 0);
+      expect(tile('detected')).toBe([...detected.values()].reduce((sum, x) => sum + x, 0));
+      expect(tile('logins')).toBe([...logins.values()].reduce((sum, x) => sum + x, 0));
     } finally {
       await source.close();
     }
