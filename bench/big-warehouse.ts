@@ -19,6 +19,7 @@ import { monthsRead } from '../src/readside/months-read.js';
 import { generateBigWarehouse, type BigWarehouseOptions } from './big-warehouse-data.js';
 import { fmt, type Figure } from './figure.js';
 import { measure as dashboardMeasure } from './dashboard-generation.js';
+import { timeRollupRefresh } from './big-warehouse-refresh.js';
 
 export type BigWarehouseSize = Pick<BigWarehouseOptions, 'venues' | 'days' | 'hourDays'>;
 
@@ -118,6 +119,7 @@ export async function bigWarehouseFigure(size: BigWarehouseSize, seconds = 10): 
     const reportsMonth = await timeAll(path, 'reports', { from: addDays(lastDay, -30), to: lastDay });
     started = performance.now();
     const checks = await timeAll(path, 'checks', { staleAfterDays: 2 });
+    const refresh = await timeRollupRefresh(path, lastDay);
     const worst = heaviest(reportsYear);
     const worstMonth = heaviest(reportsMonth);
     const [checkBefore, checkAfter] = [total(checks, 'beforeMs'), total(checks, 'afterMs')];
@@ -143,6 +145,7 @@ export async function bigWarehouseFigure(size: BigWarehouseSize, seconds = 10): 
         `series_daily: ${fmt.count(rows.rollupRows)} rows, summed from every point in ${fmt.seconds(rows.rollupMs)} (migration 008's fill). ` +
           `Before = the text over the raw points (bench/big-warehouse-baseline/), after = through the rollup; rows differing: ` +
           `${differing([...reportsYear, ...reportsMonth, ...checks])}. Slowest report but peak-hours: ${slowestYear.name} ${fmt.seconds(slowestYear.afterMs)}.`,
+        `Keeping series_daily exact, per load round (same transaction): ${refresh}.`,
         `Dashboard of 1,000 venues x 13 months (B8's data, a separate warehouse): written in ${fmt.seconds(dashboard.ms)}, ${fmt.mb(dashboard.bytes)}.`,
         `Reports over the whole year, before -> after: ${list(reportsYear)}.`,
         `Reports over the last 31 days (heaviest ${worstMonth.name} ${fmt.seconds(worstMonth.beforeMs)} -> ${fmt.seconds(worstMonth.afterMs)}): ${list(reportsMonth)}.`,
