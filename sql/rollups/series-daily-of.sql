@@ -1,6 +1,6 @@
 -- series_daily as defined over raw rows: one row per venue, stream, metric and UTC day that holds
 -- a series point, with what each grain holds that day. This text is the one definition of the
--- rollup (docs/warehouse.md, "series_daily"); it is run over a relation named series_points, which
+-- rollup (docs/warehouse.md, "The daily rollup"); it is run over a relation named series_points, which
 -- is either the table (the migration that fills series_daily, a check of the rollup by hand in the
 -- DuckDB CLI), the Parquet read side's view of the export (where series_daily is a view of this
 -- text), or a CTE of that name holding only the points of the days a load changed
