@@ -194,10 +194,13 @@ describe('both grains of the same days and both summary tiers', () => {
   });
 
   it('the rollup equals its definition after a replaced window and a reset', async () => {
-    // Reloading the hours of a few days replaces their windows (the simulator revised them since).
+    // Reloading the hours, then the days, of a few days replaces their windows (the simulator revised them since).
     fx.sim.revise();
     const again = await fx.cli(['backfill', '--from', addDays(yesterday, -3), '--to', yesterday, '--grain', 'hour', '--force']);
     expect(again.code, describeRun(again)).toBe(0);
+    expect(await rollupDrift()).toEqual([]);
+    const days = await fx.cli(['backfill', '--from', addDays(yesterday, -3), '--to', yesterday, '--grain', 'day', '--force']);
+    expect(days.code, describeRun(days)).toBe(0);
     expect(await rollupDrift()).toEqual([]);
 
     const reset = await fx.cli(['reset', '--streams', 'venue-devices-history', '--venues', fx.venues[0]!, '--from', hourTo, '--rows', '--yes']);
