@@ -20,7 +20,7 @@ interface Measured extends DashboardSize {
   readonly bytes: number;
 }
 
-async function measure(size: DashboardSize): Promise<Measured> {
+export async function measure(size: DashboardSize): Promise<Measured> {
   const dir = mkdtempSync(join(tmpdir(), 'venue-etl-bench-dashboard-'));
   try {
     const warehouse = join(dir, 'warehouse.duckdb');

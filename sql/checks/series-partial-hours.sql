@@ -3,12 +3,9 @@
 -- The hour grain (sync.historyGrain) loads a day as its 24 hourly points, in one window of its
 -- own beside the day grain's rows; fewer hours mean rows written outside that path (a partial
 -- day would make every hourly total of it too small). Empty result = pass.
--- The UTC day comes from the epoch (floor, so days before 1970 stay right): the same day as
--- timezone('UTC', ts)::DATE whatever the session's TimeZone, at a tenth of the cost.
-SELECT venue_id, stream, metric, DATE '1970-01-01' + floor(epoch_us(ts) / 86400000000)::INTEGER AS day,
-       count(*)::INTEGER AS hour_rows
-FROM series_points
-WHERE granularity = 'hour'
-GROUP BY venue_id, stream, metric, day
-HAVING count(*) <> 24
+-- Read from the daily rollup (series_daily, sql/rollups/series-daily-of.sql): hour_points is the
+-- day's count of hour rows.
+SELECT venue_id, stream, metric, day, hour_points AS hour_rows
+FROM series_daily
+WHERE hour_points > 0 AND hour_points <> 24
 ORDER BY stream, venue_id, metric, day;

@@ -20,23 +20,16 @@ WITH pairs(pair, summary_stream, summary_metric, series_stream, series_metric) A
          (4, 'rating-summary', 'rates_count', 'rating-history', 'rates-count')
 ),
 series_days AS (
-  -- Both grains of a day may be loaded (sync.historyGrain): the day's own point wins, its hours
-  -- count only for a day loaded by the hour alone. sum() skips NULLs: a day with an unknown
-  -- point has no known sum. One GROUP BY with FILTERed aggregates, as series_day_totals does
-  -- (sql/migrations/003_report_macros.sql): picking the grain with a window over every point
-  -- first (QUALIFY, then the pairs) took 5.7 s of the 15 s `check` on 200 venues x 1 year with
-  -- 120 days of hours; this takes a fraction of it. The UTC day comes from the epoch (floor, so
-  -- days before 1970 stay right): the same day as timezone('UTC', ts)::DATE at a tenth of the cost.
-  SELECT sp.venue_id, p.pair,
-         DATE '1970-01-01' + floor(epoch_us(sp.ts) / 86400000000)::INTEGER AS day,
-         CASE WHEN bool_or(sp.granularity = 'day')
-              THEN CASE WHEN count(sp.value) FILTER (WHERE sp.granularity = 'day') = count(*) FILTER (WHERE sp.granularity = 'day')
-                        THEN sum(sp.value) FILTER (WHERE sp.granularity = 'day') END
-              ELSE CASE WHEN count(sp.value) = count(*) THEN sum(sp.value) END
-         END AS value
-  FROM series_points sp
-  JOIN pairs p ON p.series_stream = sp.stream AND p.series_metric = sp.metric
-  GROUP BY sp.venue_id, p.pair, day
+  -- Each day's series total by the grain rule (series_day_totals, sql/rollups/series-day-totals.sql:
+  -- the day's own point wins, its hours count only for a day held by the hour alone; unknown when
+  -- a counted point is), from the daily rollup rather than the raw points.
+  SELECT t.venue_id, p.pair, t.day, t.total AS value
+  FROM (SELECT 'venue-devices-history' AS stream, * FROM series_day_totals('venue-devices-history', NULL, NULL, NULL)
+        UNION ALL
+        SELECT 'venue-users-history', * FROM series_day_totals('venue-users-history', NULL, NULL, NULL)
+        UNION ALL
+        SELECT 'rating-history', * FROM series_day_totals('rating-history', NULL, NULL, NULL)) AS t
+  JOIN pairs p ON p.series_stream = t.stream AND p.series_metric = t.metric
 ),
 summary_days AS (
   -- Day periods are their own day; longer ones (months) are expanded to theirs.

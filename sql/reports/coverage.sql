@@ -10,30 +10,34 @@
 -- it), 'failed' when some lack it and a slice of the stream whose window holds the day failed
 -- in the most recent run (failed-slices.sql), 'missing' otherwise. Snapshot streams (roles,
 -- accounts) have no days and are not listed: freshness.sql covers them.
--- venue_days is one UNION (it removes duplicates itself, so no part needs its own DISTINCT). The
--- UTC day of a point comes from the epoch (floor, so days before 1970 stay right): the same day
--- as timezone('UTC', ts)::DATE whatever the session's TimeZone, at a tenth of the cost (3.3M
--- points: 0.07 s against 0.9 s). Day periods need no expansion; only longer periods (months)
--- are expanded to their days.
-WITH periods AS (
-  -- One row per period: a summary has ~4-28 metrics per period.
-  SELECT DISTINCT stream, venue_id, period_start, period_end
-  FROM summary_values
+-- A series' days come from the daily rollup (series_daily: a row per venue, stream, metric and UTC
+-- day holding a point), not from the points. Day periods need no expansion; only longer periods
+-- (months) are expanded to their days. A venue and day may appear more than once in venue_days
+-- (several metrics, a day period inside a month period): the counts count distinct venues per
+-- stream and day, which costs a tenth of removing the duplicate rows first (1,000 venues x 1
+-- year: 27 ms against 300 ms for the series' 3.3M rollup rows). NOT MATERIALIZED: each use scans
+-- the tables again, cheaper than writing ~7M rows once and grouping them from there (1.0 s).
+WITH series_days AS NOT MATERIALIZED (
+  SELECT stream, venue_id, day
+  FROM series_daily
   WHERE getvariable('venue_ids') IS NULL OR list_contains(getvariable('venue_ids'), venue_id::VARCHAR)
 ),
-venue_days AS (
-  SELECT stream, venue_id, DATE '1970-01-01' + floor(epoch_us(ts) / 86400000000)::INTEGER AS day
-  FROM series_points
-  WHERE getvariable('venue_ids') IS NULL OR list_contains(getvariable('venue_ids'), venue_id::VARCHAR)
-  UNION
+summary_days AS NOT MATERIALIZED (
   SELECT stream, venue_id, period_start AS day
-  FROM periods
+  FROM summary_values
   WHERE period_end = period_start
-  UNION
+    AND (getvariable('venue_ids') IS NULL OR list_contains(getvariable('venue_ids'), venue_id::VARCHAR))
+  UNION ALL
   SELECT stream, venue_id, day::DATE
   FROM (SELECT stream, venue_id, unnest(generate_series(period_start::TIMESTAMP, period_end::TIMESTAMP, INTERVAL 1 DAY)) AS day
-        FROM periods
-        WHERE period_end <> period_start)
+        -- One row per month period: a summary has ~4-28 metrics per period.
+        FROM (SELECT DISTINCT stream, venue_id, period_start, period_end
+              FROM summary_values
+              WHERE period_end <> period_start
+                AND (getvariable('venue_ids') IS NULL OR list_contains(getvariable('venue_ids'), venue_id::VARCHAR))))
+),
+venue_days AS NOT MATERIALIZED (
+  SELECT * FROM series_days UNION ALL SELECT * FROM summary_days
 ),
 bounds AS (
   SELECT coalesce(getvariable('from_date'), min(day)) AS first_day,
@@ -41,16 +45,26 @@ bounds AS (
   FROM venue_days
 ),
 streams AS (
-  SELECT stream, count(DISTINCT venue_id) AS venues FROM venue_days GROUP BY stream
+  -- Distinct pairs first: count(DISTINCT) over a handful of groups runs on one thread (0.5 s).
+  SELECT stream, count(*) AS venues FROM (SELECT DISTINCT stream, venue_id FROM venue_days) GROUP BY stream
 ),
 days AS (
   SELECT range::DATE AS day
   FROM bounds, range(bounds.first_day::TIMESTAMP, bounds.last_day::TIMESTAMP + INTERVAL 1 DAY, INTERVAL 1 DAY)
 ),
+-- Counted per table: a stream is a series or a summary stream, never both (src/catalogue), and
+-- grouping each table's days on its own is cheaper than grouping their union (0.4 s -> 0.1 s).
 loaded AS (
-  SELECT stream, day, count(*) AS venues_loaded
-  FROM venue_days, bounds
-  WHERE day BETWEEN bounds.first_day AND bounds.last_day
+  SELECT stream, day, count(DISTINCT venue_id) AS venues_loaded
+  FROM series_days
+  WHERE (getvariable('from_date') IS NULL OR day >= getvariable('from_date'))
+    AND (getvariable('to_date') IS NULL OR day <= getvariable('to_date'))
+  GROUP BY stream, day
+  UNION ALL
+  SELECT stream, day, count(DISTINCT venue_id) AS venues_loaded
+  FROM summary_days
+  WHERE (getvariable('from_date') IS NULL OR day >= getvariable('from_date'))
+    AND (getvariable('to_date') IS NULL OR day <= getvariable('to_date'))
   GROUP BY stream, day
 ),
 last_run AS (

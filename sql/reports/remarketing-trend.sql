@@ -9,31 +9,18 @@
 --   With --parquet, only the month partitions of these days are opened
 --   (src/readside/months-read.ts); the 7-day window of from_date reaches 6 days back.
 --
--- embeds counts events, so hourly rows add up to the day. A value the API sent as null is
--- unknown: a day with such a point has no known total (NULL). The 7-day window looks at the six
+-- embeds counts events, so hourly rows add up to the day; a day held by both grains counts its
+-- day point. A value the API sent as null is unknown: a day with such a point has no known total
+-- (NULL). The 7-day window looks at the six
 -- days before each day too, also when they lie before from_date; days missing from the
 -- warehouse and days without a known total count as nothing: embeds_7d adds the known days and
 -- avg_7d averages them (`venue-etl check` reports missing days).
 WITH daily AS (
-  SELECT venue_id, day,
-         CASE WHEN count(value) = count(*) THEN sum(value) END AS embeds
-  FROM (
-    -- Both grains of a day may be loaded (sync.historyGrain): the day's own point wins, its
-    -- hours count only for a day loaded by the hour alone (the ENUM orders 'hour' < 'day').
-    -- Every filter is on a column the window partitions by, so it applies before the window
-    -- (after it, DuckDB partitioned and sorted every point of the warehouse first), and the
-    -- range is also a bound on ts itself, which lets the scan skip row groups by their min/max.
-    -- Days before from_date - 6 reach no 7-day window shown. The UTC day comes from the epoch
-    -- (floor, so days before 1970 stay right): the same day as timezone('UTC', ts)::DATE, cheaper.
-    SELECT venue_id, value, granularity, DATE '1970-01-01' + floor(epoch_us(ts) / 86400000000)::INTEGER AS day
-    FROM series_points
-    WHERE stream = 'venue-remarketing-history' AND metric = 'embeds'
-      AND (getvariable('from_date') IS NULL OR ts >= timezone('UTC', (getvariable('from_date') - 6)::TIMESTAMP))
-      AND (getvariable('to_date') IS NULL OR ts < timezone('UTC', (getvariable('to_date') + 1)::TIMESTAMP))
-      AND (getvariable('venue_ids') IS NULL OR list_contains(getvariable('venue_ids'), venue_id::VARCHAR))
-    QUALIFY granularity = max(granularity) OVER (PARTITION BY venue_id, day)
-  ) AS series_points
-  GROUP BY venue_id, day
+  -- Each day's total by the grain rule (series_day_totals, sql/rollups/series-day-totals.sql).
+  -- Days before from_date - 6 reach no 7-day window shown.
+  SELECT venue_id, day, total AS embeds
+  FROM series_day_totals('venue-remarketing-history', getvariable('from_date') - 6, getvariable('to_date'), getvariable('venue_ids'))
+  WHERE metric = 'embeds'
 ),
 trend AS (
   SELECT venue_id, day, embeds,

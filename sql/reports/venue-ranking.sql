@@ -10,29 +10,38 @@
 --   (src/readside/months-read.ts).
 --
 -- Every venue with a series row in the range is listed, named by its label
--- (sql/views/venue-labels.sql). Totals add the days of the range (hourly rows add up to their day); a venue with a
--- point the API sent as null has no known total for that metric (NULL), and ranks after the
--- venues whose totals are known. Ties rank by venue id, so the order is stable.
-WITH points AS (
-  SELECT venue_id, stream, metric, value
-  FROM series_points
-  -- The UTC days of the range as bounds on ts itself: the scan skips row groups by their min/max
-  -- and converts nothing (timezone('UTC', ts)::DATE on every point was most of the report's time).
-  WHERE (getvariable('from_date') IS NULL OR ts >= timezone('UTC', getvariable('from_date')::TIMESTAMP))
-    AND (getvariable('to_date') IS NULL OR ts < timezone('UTC', (getvariable('to_date') + 1)::TIMESTAMP))
+-- (sql/views/venue-labels.sql). Totals add the days of the range, each day's total by the grain
+-- rule (series_day_totals, sql/rollups/series-day-totals.sql: a day held by the day counts its
+-- own point, a day held by the hour alone its hours), so a warehouse holding both grains of a day
+-- counts it once. A venue with a day whose total is unknown (a point the API sent as null) has
+-- no known total for that metric (NULL), and ranks after the venues whose totals are known. Ties
+-- rank by venue id, so the order is stable.
+WITH days AS (
+  SELECT venue_id, 'detected' AS metric, total FROM series_day_totals('venue-devices-history', getvariable('from_date'), getvariable('to_date'), getvariable('venue_ids')) WHERE metric = 'detected'
+  UNION ALL
+  SELECT venue_id, 'authenticated', total FROM series_day_totals('venue-devices-history', getvariable('from_date'), getvariable('to_date'), getvariable('venue_ids')) WHERE metric = 'authenticated'
+  UNION ALL
+  SELECT venue_id, 'logins', total FROM series_day_totals('venue-users-history', getvariable('from_date'), getvariable('to_date'), getvariable('venue_ids')) WHERE metric = 'logins'
+  UNION ALL
+  SELECT venue_id, 'embeds', total FROM series_day_totals('venue-remarketing-history', getvariable('from_date'), getvariable('to_date'), getvariable('venue_ids')) WHERE metric = 'embeds'
+  UNION ALL
+  -- A venue with series rows in the range but none of the four metrics is still listed.
+  SELECT DISTINCT venue_id, NULL, NULL FROM series_daily
+  WHERE (getvariable('from_date') IS NULL OR day >= getvariable('from_date'))
+    AND (getvariable('to_date') IS NULL OR day <= getvariable('to_date'))
     AND (getvariable('venue_ids') IS NULL OR list_contains(getvariable('venue_ids'), venue_id::VARCHAR))
 ),
 per_metric AS (
-  SELECT venue_id, stream, metric, CASE WHEN count(value) = count(*) THEN sum(value) END AS total
-  FROM points
-  GROUP BY ALL
+  SELECT venue_id, metric, CASE WHEN count(total) = count(*) THEN sum(total) END AS total
+  FROM days
+  GROUP BY venue_id, metric
 ),
 totals AS (
   SELECT venue_id,
-         max(total) FILTER (WHERE stream = 'venue-devices-history' AND metric = 'detected') AS detected,
-         max(total) FILTER (WHERE stream = 'venue-devices-history' AND metric = 'authenticated') AS authenticated,
-         max(total) FILTER (WHERE stream = 'venue-users-history' AND metric = 'logins') AS logins,
-         max(total) FILTER (WHERE stream = 'venue-remarketing-history' AND metric = 'embeds') AS embeds
+         max(total) FILTER (WHERE metric = 'detected') AS detected,
+         max(total) FILTER (WHERE metric = 'authenticated') AS authenticated,
+         max(total) FILTER (WHERE metric = 'logins') AS logins,
+         max(total) FILTER (WHERE metric = 'embeds') AS embeds
   FROM per_metric
   GROUP BY venue_id
 )

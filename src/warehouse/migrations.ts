@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { migrationFailed, warehouseTooNew } from './errors.js';
-import { sql, sqlDir } from './sql-files.js';
+import { expandIncludes, sql, sqlDir } from './sql-files.js';
 
 export interface Migration {
   readonly version: number;
@@ -61,7 +61,7 @@ export async function migrate(connection: DuckDBConnection, path: string): Promi
       steps.push({ version: migration.version, name: migration.name, status: 'already-applied' });
       continue;
     }
-    const text = readFileSync(migration.file, 'utf8');
+    const text = expandIncludes(readFileSync(migration.file, 'utf8'));
     try {
       await connection.run('BEGIN TRANSACTION');
       await connection.run(text);

@@ -2,6 +2,7 @@ import type { DuckDBValue } from '@duckdb/node-api';
 import type { Session } from './session.js';
 import { sql } from './sql-files.js';
 import { markTableChanged } from './export-changes.js';
+import { refreshSeriesDailyOfReset, seriesDailyDaysOfReset } from './series-daily.js';
 
 /** What `venue-etl reset` forgets. */
 export interface ResetSelection {
@@ -50,8 +51,10 @@ export async function resetIn(session: Session, selection: ResetSelection, runId
     // The marks first: they read the rows the deletes below remove.
     await session.run(sql('warehouse/export-changes-reset-series.sql'), params);
     await session.run(sql('warehouse/export-changes-reset-summaries.sql'), params);
+    await seriesDailyDaysOfReset(session, params);
   }
   const seriesRows = selection.rows ? await session.run(sql('warehouse/reset-series.sql'), params) : 0;
+  if (selection.rows) await refreshSeriesDailyOfReset(session);
   const summaryRows = selection.rows ? await session.run(sql('warehouse/reset-summaries.sql'), params) : 0;
   return { cursors, seriesRows, summaryRows };
 }

@@ -7,6 +7,7 @@ import { dateToMs, DAY_MS } from '../calendar/index.js';
 import { outcomeFromChanged, type RoundOutcome } from './round-outcome.js';
 import { sql } from './sql-files.js';
 import { markSeriesWindowsChanged } from './export-changes.js';
+import { refreshSeriesDailyOfRound } from './series-daily.js';
 
 interface StagedSeries {
   /** Slice index (in the group) of each window w. */
@@ -138,6 +139,7 @@ export async function replaceSeriesRound(session: Session, runId: string, slices
     await session.run(sql('warehouse/series-delete.sql'));
     await session.run(sql('warehouse/series-insert.sql'), [runId]);
     await markSeriesWindowsChanged(session);
+    await refreshSeriesDailyOfRound(session);
   }
   return outcomeFromChanged(changed, staged.windowSlice, staged.rowsOutsideWindow);
 }

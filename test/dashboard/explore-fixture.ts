@@ -5,6 +5,7 @@
  * Written directly in the file, as a one-day window loads them.
  */
 import { onFile } from './fixture.js';
+import { sql } from '../../src/warehouse/sql-files.js';
 
 export const DAY_MS = 86_400_000;
 
@@ -18,6 +19,8 @@ export async function hourlyDay(warehouse: string, venue: string, day: string, s
               (${scale} * (10 + h.h * 3))::DOUBLE, 'test-hourly', now()
          FROM (VALUES ('venue-devices-history', 'detected'), ('venue-devices-history', 'authenticated'), ('venue-users-history', 'logins')) s(stream, metric),
               range(24) h(h)`,
+    // Written by hand, not by a load: the daily rollup the reports read is summed again.
+    sql('rollups/series-daily-rebuild.sql'),
   ]);
 }
 

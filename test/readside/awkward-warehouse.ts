@@ -5,7 +5,7 @@
  * a summary that disagrees, hours around both daylight-saving changes, points before 1970 — and,
  * on fixed dates, data on both sides of month edges (MONTH_EDGE_SQL).
  */
-import { runOnFile, seededWarehouse, utcDay, V1, V2 } from './fixture.js';
+import { REBUILD_ROLLUP, runOnFile, seededWarehouse, utcDay, V1, V2 } from './fixture.js';
 
 export const BOTH_GRAINS = utcDay(-7);
 const PARTIAL = utcDay(-11);
@@ -97,5 +97,5 @@ const MONTH_EDGE_SQL: readonly string[] = [
 
 export async function awkwardWarehouse(path: string): Promise<void> {
   await seededWarehouse(path);
-  await runOnFile(path, [...HOSTILE_SQL, ...MONTH_EDGE_SQL]);
+  await runOnFile(path, [...HOSTILE_SQL, ...MONTH_EDGE_SQL, REBUILD_ROLLUP()]);
 }

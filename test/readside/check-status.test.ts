@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatCsv } from '../../src/readside/format-csv.js';
 import { openWarehouseSource, runChecks, type CheckResult } from '../../src/readside/index.js';
-import { runCli, runOnFile, seededWarehouse, tempDir, utcDay, V1, V2, useSeededCli, writeConfig } from './fixture.js';
+import { REBUILD_ROLLUP, runCli, runOnFile, seededWarehouse, tempDir, utcDay, V1, V2, useSeededCli, writeConfig } from './fixture.js';
 
 async function checks(warehouse: string, streams?: readonly string[]): Promise<Record<string, CheckResult>> {
   const source = await openWarehouseSource(warehouse);
@@ -42,6 +42,8 @@ describe('venue-etl check', () => {
       `UPDATE sync_cursors SET cursor_date = DATE '${utcDay(-9)}' WHERE stream = 'venue-remarketing-history' AND scope_id = '${V2}'`,
       // One hour of a day loaded by the hour (a partial hourly day).
       `INSERT INTO series_points VALUES ('${V1}', 'venue-remarketing-history', 'embeds', 'hour', TIMESTAMPTZ '${utcDay(-15)} 13:00:00+00', 1, 'run-x', now())`,
+      // Written by hand, not by a load: the daily rollup the checks read is summed again.
+      REBUILD_ROLLUP(),
     ]);
   });
   afterAll(cleanup);

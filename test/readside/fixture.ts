@@ -8,6 +8,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { formatJson } from '../../src/readside/format-json.js';
 import { loadNamedSql, runNamedSql, type QuerySource, type SqlParams } from '../../src/readside/index.js';
 import { assertBuilt, CLI } from '../dist.js';
+import { expandIncludes, sql } from '../../src/warehouse/sql-files.js';
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export { CLI } from '../dist.js';
@@ -82,7 +83,7 @@ export async function createWarehouse(path: string): Promise<void> {
     .filter((f) => /^\d{3,}_.+\.sql$/.test(f))
     .sort();
   await runOnFile(path, [
-    ...files.map((f) => readFileSync(join(dir, f), 'utf8')),
+    ...files.map((f) => expandIncludes(readFileSync(join(dir, f), 'utf8'))),
     ...files.map((f) => `INSERT INTO schema_migrations (version, name) VALUES (${Number(f.slice(0, 3))}, '${f.slice(4, -4)}')`),
   ]);
 }
@@ -159,9 +160,15 @@ export const SEED_SQL: readonly string[] = [
       'VENUE_API_HTTP_500', 'the API answered 500 three times', now())`,
 ];
 
+/**
+ * The daily rollup summed again from every series point (sql/rollups/series-daily-rebuild.sql):
+ * what a load keeps exact by itself, for a test that writes series_points by hand.
+ */
+export const REBUILD_ROLLUP = (): string => sql('rollups/series-daily-rebuild.sql');
+
 export async function seededWarehouse(path: string): Promise<void> {
   await createWarehouse(path);
-  await runOnFile(path, SEED_SQL);
+  await runOnFile(path, [...SEED_SQL, REBUILD_ROLLUP()]);
 }
 
 /** A config file for the read side: only the warehouse and Parquet paths matter. */

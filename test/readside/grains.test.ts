@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportParquet } from '../../src/export/index.js';
 import { openParquetSource, openWarehouseSource } from '../../src/readside/index.js';
-import { report, runOnFile, seededWarehouse, tempDir, utcDay, V1, V2, withFile } from './fixture.js';
+import { REBUILD_ROLLUP, report, runOnFile, seededWarehouse, tempDir, utcDay, V1, V2, withFile } from './fixture.js';
 
 /** V1 is loaded by the day: this day gets its hours too, one of them unknown. */
 const BOTH_ON_DAILY = utcDay(-7);
@@ -38,7 +38,7 @@ describe('reports over days loaded at both grains and over month periods', () =>
 
   beforeAll(async () => {
     await seededWarehouse(warehouse);
-    await runOnFile(warehouse, GRAINS_SQL);
+    await runOnFile(warehouse, [...GRAINS_SQL, REBUILD_ROLLUP()]);
     await exportParquet({ warehouse, dir: parquet });
   });
   afterAll(cleanup);

@@ -5,7 +5,7 @@ import { exportParquet, MANIFEST_FILE } from '../../src/export/index.js';
 import { emptyManifest } from '../../src/export/manifest.js';
 import { openParquetSource, openWarehouseSource, type QuerySource } from '../../src/readside/index.js';
 import { tableEntries } from '../../src/readside/lake-manifests.js';
-import { createWarehouse, report, runCli, runOnFile, seededWarehouse, tempDir, V1, V2, writeConfig } from './fixture.js';
+import { createWarehouse, REBUILD_ROLLUP, report, runCli, runOnFile, seededWarehouse, tempDir, V1, V2, writeConfig } from './fixture.js';
 
 const V3 = '33333333-3333-4333-8333-333333333333';
 const A3 = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaa3';
@@ -59,7 +59,7 @@ describe('a lake written by several writers', () => {
     await seededWarehouse(tenantA);
     await runOnFile(tenantA, 'DELETE FROM upsert_events');
     await seededWarehouse(tenantB);
-    await runOnFile(tenantB, TENANT_B_SQL);
+    await runOnFile(tenantB, [...TENANT_B_SQL, REBUILD_ROLLUP()]);
     // Writer "tenant-a" and the default writer (today's names), in one folder.
     await exportParquet({ warehouse: tenantA, dir: join(dir, 'export-a') });
     await exportParquet({ warehouse: tenantB, dir: join(dir, 'export-b') });
@@ -74,6 +74,7 @@ describe('a lake written by several writers', () => {
       `ATTACH '${tenantB}' AS b (READ_ONLY)`,
       ...[...UNION_TABLES, 'venues'].map((t) => `INSERT INTO ${t} SELECT * FROM a.${t} UNION ALL SELECT * FROM b.${t}`),
       'INSERT INTO project_roles SELECT * FROM a.project_roles',
+      REBUILD_ROLLUP(),
     ]);
   });
   afterAll(cleanup);

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportParquet } from '../../src/export/index.js';
 import { listNamedSql, openParquetSource, openWarehouseSource, runChecks } from '../../src/readside/index.js';
-import { A1, A2, report, runOnFile, seededWarehouse, tempDir, utcDay, V1, V2, withFile } from './fixture.js';
+import { A1, A2, REBUILD_ROLLUP, report, runOnFile, seededWarehouse, tempDir, utcDay, V1, V2, withFile } from './fixture.js';
 
 const UNKNOWN_HOUR_DAY = utcDay(-5);
 const UNKNOWN_EMBEDS_DAY = utcDay(-8);
@@ -46,7 +46,7 @@ describe('reports and checks on data with NULLs', () => {
 
   beforeAll(async () => {
     await seededWarehouse(warehouse);
-    await runOnFile(warehouse, NULLS_SQL);
+    await runOnFile(warehouse, [...NULLS_SQL, REBUILD_ROLLUP()]);
     await exportParquet({ warehouse, dir: parquet });
   });
   afterAll(cleanup);
