@@ -12,6 +12,19 @@ const MACRO_NAMES = ['summary_periods', 'series_day_totals', 'additive_metrics']
 /** Creates the report macros on a connection whose database has no tables of its own (Parquet views). */
 export async function createReportMacros(connection: DuckDBConnection): Promise<void> {
   for (const file of REPORT_MACRO_FILES) await connection.run(sql(file));
+  await connection.run(sql(PEAK_HOURS_ABSENT));
+}
+
+/**
+ * The peak-hours rollup (migration 009) exists only in a warehouse that has been migrated to
+ * it: elsewhere empty stand-ins and `peak_hours_rolled_up()` false make the report read every
+ * point, as it did before the rollup.
+ */
+const PEAK_HOURS_ABSENT = 'readside/peak-hours-absent.sql';
+
+async function ensurePeakHoursRollup(connection: DuckDBConnection): Promise<void> {
+  const found = await connection.runAndReadAll(`SELECT count(*) FROM duckdb_functions() WHERE function_name = 'peak_hours_rolled_up'`);
+  if (Number(found.getRows()[0]?.[0]) === 0) await connection.run(sql(PEAK_HOURS_ABSENT));
 }
 
 /**
@@ -24,6 +37,8 @@ export async function ensureReportMacros(connection: DuckDBConnection): Promise<
   const found = await connection.runAndReadAll(
     `SELECT count(DISTINCT function_name) FROM duckdb_functions() WHERE function_name IN (${MACRO_NAMES.map((name) => `'${name}'`).join(', ')})`,
   );
-  if (Number(found.getRows()[0]?.[0]) === MACRO_NAMES.length) return;
-  for (const file of REPORT_MACRO_FILES) await connection.run(sql(file).replaceAll('CREATE OR REPLACE MACRO', 'CREATE OR REPLACE TEMP MACRO'));
+  if (Number(found.getRows()[0]?.[0]) !== MACRO_NAMES.length) {
+    for (const file of REPORT_MACRO_FILES) await connection.run(sql(file).replaceAll('CREATE OR REPLACE MACRO', 'CREATE OR REPLACE TEMP MACRO'));
+  }
+  await ensurePeakHoursRollup(connection);
 }

@@ -2,6 +2,7 @@ import type { DuckDBValue } from '@duckdb/node-api';
 import type { Session } from './session.js';
 import { sql } from './sql-files.js';
 import { markTableChanged } from './export-changes.js';
+import { peakHoursOfReset } from './peak-hours-rollup.js';
 
 /** What `venue-etl reset` forgets. */
 export interface ResetSelection {
@@ -51,7 +52,10 @@ export async function resetIn(session: Session, selection: ResetSelection, runId
     await session.run(sql('warehouse/export-changes-reset-series.sql'), params);
     await session.run(sql('warehouse/export-changes-reset-summaries.sql'), params);
   }
+  const peakHours = selection.rows ? peakHoursOfReset(session, params) : undefined;
+  await peakHours?.before();
   const seriesRows = selection.rows ? await session.run(sql('warehouse/reset-series.sql'), params) : 0;
+  await peakHours?.after();
   const summaryRows = selection.rows ? await session.run(sql('warehouse/reset-summaries.sql'), params) : 0;
   return { cursors, seriesRows, summaryRows };
 }
