@@ -21,7 +21,7 @@
 --   share   — the hour's part of its weekday's total (or of the whole week's, for weekday NULL):
 --             the shares of one venue, metric and weekday add up to 1.
 --
--- How it reads (docs/reports.md, "peak-hours"): the warehouse keeps a rollup of the hour points
+-- How it reads (docs/commands.md, "How peak-hours reads"): the warehouse keeps a rollup of the hour points
 -- (sql/migrations/009_peak_hours_rollup.sql) per venue, metric, UTC month and UTC second of the
 -- week, and per metric and hour across venues. A UTC month whose offset in tz does not change
 -- (from two days before it to two days after) maps each second of the week to one local weekday
