@@ -68,7 +68,9 @@ SELECT venue_id, pair,
        ((floor(epoch_us(ts) / 1000000)::BIGINT + 259200) % 604800 + 604800) % 604800 AS week_second,
        count(*), count(value), sum(value)
 FROM instances
-GROUP BY ALL;
+GROUP BY ALL
+-- Month by month: a write's merge (peak-hours-apply.sql) then skips the row groups of other months.
+ORDER BY month;
 
 INSERT INTO peak_hour_totals
 SELECT a.pair, sp.ts, count(*), count(sp.value), coalesce(sum(sp.value), 0)
