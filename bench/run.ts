@@ -6,6 +6,7 @@
  *   npm run bench -- --quick         small sizes, same code paths (seconds); prints only
  *   npm run bench -- --quick --write also writes BENCHMARKS.md
  *   npm run bench -- --only B2,B5    some figures only, printed (B7 needs B5's data and builds it)
+ *   npm run bench -- --only B11 --b11-venues 5000   B11 at another number of venues
  *
  * Benchmarks report, they do not fail: a figure that misses its target, or cannot be measured
  * here, is shown as such and the exit status stays 0.
@@ -34,6 +35,8 @@ const onlyIndex = args.indexOf('--only');
 const write = (!quick && onlyIndex < 0) || args.includes('--write');
 const only = onlyIndex >= 0 ? new Set((args[onlyIndex + 1] ?? '').split(',').map((id) => id.trim().toUpperCase())) : undefined;
 const command = `npm run bench${args.length > 0 ? ` -- ${args.join(' ')}` : ''}`;
+const b11VenuesIndex = args.indexOf('--b11-venues');
+const b11Venues = b11VenuesIndex >= 0 ? Number(args[b11VenuesIndex + 1]) : undefined;
 
 const SIZES = quick
   ? {
@@ -154,7 +157,7 @@ async function main(): Promise<void> {
   add(await figure('B8', () => dashboardGenerationFigure(SIZES.b8)));
   add(await figure('B9', async () => planRequestsFigure(SIZES.b9)));
   add(await figure('B10', () => rateLimitGoodputFigure(SIZES.b10)));
-  add(await figure('B11', () => bigWarehouseFigure(SIZES.b11)));
+  add(await figure('B11', () => bigWarehouseFigure(b11Venues && b11Venues > 0 ? { ...SIZES.b11, venues: b11Venues } : SIZES.b11)));
   add(await figure('B12', () => objectStoreExportFigure(SIZES.b12)));
   add(await figure('B13', () => metricsCostFigure(SIZES.b13)));
   machine.loadEnd = currentLoad();
