@@ -35,9 +35,8 @@ const onlyIndex = args.indexOf('--only');
 const write = (!quick && onlyIndex < 0) || args.includes('--write');
 const only = onlyIndex >= 0 ? new Set((args[onlyIndex + 1] ?? '').split(',').map((id) => id.trim().toUpperCase())) : undefined;
 const command = `npm run bench${args.length > 0 ? ` -- ${args.join(' ')}` : ''}`;
-
-const b11Index = args.indexOf('--b11-venues');
-const b11Venues = b11Index >= 0 ? Number(args[b11Index + 1]) : undefined;
+const b11VenuesIndex = args.indexOf('--b11-venues');
+const b11Venues = b11VenuesIndex >= 0 ? Number(args[b11VenuesIndex + 1]) : undefined;
 
 const SIZES = quick
   ? {
@@ -159,7 +158,7 @@ async function main(): Promise<void> {
   add(await figure('B8', () => dashboardGenerationFigure(SIZES.b8)));
   add(await figure('B9', async () => planRequestsFigure(SIZES.b9)));
   add(await figure('B10', () => rateLimitGoodputFigure(SIZES.b10)));
-  add(await figure('B11', () => bigWarehouseFigure(SIZES.b11)));
+  add(await figure('B11', () => bigWarehouseFigure(b11Venues && b11Venues > 0 ? { ...SIZES.b11, venues: b11Venues } : SIZES.b11)));
   add(await figure('B12', () => objectStoreExportFigure(SIZES.b12)));
   add(await figure('B13', () => metricsCostFigure(SIZES.b13)));
   machine.loadEnd = currentLoad();

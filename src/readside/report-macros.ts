@@ -32,6 +32,19 @@ async function hasSeriesDaily(connection: DuckDBConnection): Promise<boolean> {
 export async function createReportMacros(connection: DuckDBConnection): Promise<void> {
   if (!(await hasSeriesDaily(connection))) await connection.run(sql('rollups/series-daily-view.sql'));
   for (const file of REPORT_MACRO_FILES) await connection.run(sql(file));
+  await connection.run(sql(PEAK_HOURS_ABSENT));
+}
+
+/**
+ * The peak-hours rollup (migration 009) exists only in a warehouse that has been migrated to
+ * it: elsewhere empty stand-ins and `peak_hours_rolled_up()` false make the report read every
+ * point, as it did before the rollup.
+ */
+const PEAK_HOURS_ABSENT = 'readside/peak-hours-absent.sql';
+
+async function ensurePeakHoursRollup(connection: DuckDBConnection): Promise<void> {
+  const found = await connection.runAndReadAll(`SELECT count(*) FROM duckdb_functions() WHERE function_name = 'peak_hours_rolled_up'`);
+  if (Number(found.getRows()[0]?.[0]) === 0) await connection.run(sql(PEAK_HOURS_ABSENT));
 }
 
 /**
@@ -46,7 +59,9 @@ export async function ensureReportMacros(connection: DuckDBConnection): Promise<
     `SELECT count(DISTINCT function_name) FROM duckdb_functions() WHERE function_name IN (${MACRO_NAMES.map((name) => `'${name}'`).join(', ')})`,
   );
   const rollup = await hasSeriesDaily(connection);
-  if (Number(found.getRows()[0]?.[0]) === MACRO_NAMES.length && rollup) return;
-  if (!rollup) await connection.run(sql('rollups/series-daily-view.sql').replace('CREATE VIEW', 'CREATE TEMP VIEW'));
-  for (const file of REPORT_MACRO_FILES) await connection.run(sql(file).replaceAll('CREATE OR REPLACE MACRO', 'CREATE OR REPLACE TEMP MACRO'));
+  if (Number(found.getRows()[0]?.[0]) !== MACRO_NAMES.length || !rollup) {
+    if (!rollup) await connection.run(sql('rollups/series-daily-view.sql').replace('CREATE VIEW', 'CREATE TEMP VIEW'));
+    for (const file of REPORT_MACRO_FILES) await connection.run(sql(file).replaceAll('CREATE OR REPLACE MACRO', 'CREATE OR REPLACE TEMP MACRO'));
+  }
+  await ensurePeakHoursRollup(connection);
 }

@@ -24,6 +24,7 @@ export type { EventMergeSession, EventEntity, AttributeValue, AttributeRow, Upse
 export { backfillId, backfillSliceKey } from './backfills.js';
 export type { BackfillSlicePlan, BackfillState } from './backfills.js';
 export type { ResetSelection, ResetCounts } from './reset.js';
+export { rebuildPeakHours } from './peak-hours-rollup.js';
 export { failureKind, isCorruption, isWarehouseFailure, warehouseCorrupt, warehouseFailure } from './warehouse-failure.js';
 export type { WarehouseFailureKind } from './warehouse-failure.js';
 export { deferFailedRun, deferredRunsPath } from './failed-runs.js';

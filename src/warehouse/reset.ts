@@ -2,6 +2,7 @@ import type { DuckDBValue } from '@duckdb/node-api';
 import type { Session } from './session.js';
 import { sql } from './sql-files.js';
 import { markTableChanged } from './export-changes.js';
+import { peakHoursOfReset } from './peak-hours-rollup.js';
 import { refreshSeriesDailyOfReset, seriesDailyDaysOfReset } from './series-daily.js';
 
 /** What `venue-etl reset` forgets. */
@@ -53,7 +54,10 @@ export async function resetIn(session: Session, selection: ResetSelection, runId
     await session.run(sql('warehouse/export-changes-reset-summaries.sql'), params);
     await seriesDailyDaysOfReset(session, params);
   }
+  const peakHours = selection.rows ? peakHoursOfReset(session, params) : undefined;
+  await peakHours?.before();
   const seriesRows = selection.rows ? await session.run(sql('warehouse/reset-series.sql'), params) : 0;
+  await peakHours?.after();
   if (selection.rows) await refreshSeriesDailyOfReset(session);
   const summaryRows = selection.rows ? await session.run(sql('warehouse/reset-summaries.sql'), params) : 0;
   return { cursors, seriesRows, summaryRows };

@@ -8,6 +8,7 @@ import { outcomeFromChanged, type RoundOutcome } from './round-outcome.js';
 import { sql } from './sql-files.js';
 import { markSeriesWindowsChanged } from './export-changes.js';
 import { refreshSeriesDailyOfRound } from './series-daily.js';
+import { peakHoursOfRound } from './peak-hours-rollup.js';
 
 interface StagedSeries {
   /** Slice index (in the group) of each window w. */
@@ -136,8 +137,11 @@ export async function replaceSeriesRound(session: Session, runId: string, slices
   await session.run(sql('warehouse/series-changed-windows.sql'));
   const changed = await session.all<{ w: number; staged_rows: number }>(sql('warehouse/series-changed.sql'));
   if (changed.length > 0) {
+    const peakHours = peakHoursOfRound(session);
+    await peakHours.before();
     await session.run(sql('warehouse/series-delete.sql'));
     await session.run(sql('warehouse/series-insert.sql'), [runId]);
+    await peakHours.after();
     await markSeriesWindowsChanged(session);
     await refreshSeriesDailyOfRound(session);
   }

@@ -14,6 +14,7 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { runDemo } from '../../src/demo/demo.js';
 import { createLogger } from '../../src/log/index.js';
 import { sql } from '../../src/warehouse/sql-files.js';
+import { rebuildPeakHoursRollup, writesSeries } from '../peak-hours-rollup.js';
 
 export const repoRoot = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 export const CLI = join(repoRoot, 'dist', 'src', 'cli.js');
@@ -45,6 +46,7 @@ export async function onFile(path: string, statements: readonly string[]): Promi
   try {
     let rows: Record<string, unknown>[] = [];
     for (const statement of statements) rows = (await connection.runAndReadAll(statement)).getRowObjectsJson() as Record<string, unknown>[];
+    if (writesSeries(statements)) await rebuildPeakHoursRollup(connection);
     return rows;
   } finally {
     connection.closeSync();

@@ -9,6 +9,7 @@ import { formatJson } from '../../src/readside/format-json.js';
 import { loadNamedSql, runNamedSql, type QuerySource, type SqlParams } from '../../src/readside/index.js';
 import { assertBuilt, CLI } from '../dist.js';
 import { expandIncludes, sql } from '../../src/warehouse/sql-files.js';
+import { rebuildPeakHoursRollup, writesSeries } from '../peak-hours-rollup.js';
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export { CLI } from '../dist.js';
@@ -54,9 +55,11 @@ export async function runOnFile(path: string, statements: string | readonly stri
   const connection = await instance.connect();
   try {
     let rows: Record<string, unknown>[] = [];
-    for (const statement of typeof statements === 'string' ? [statements] : statements) {
+    const list = typeof statements === 'string' ? [statements] : statements;
+    for (const statement of list) {
       rows = (await connection.runAndReadAll(statement)).getRowObjectsJson() as Record<string, unknown>[];
     }
+    if (writesSeries(list)) await rebuildPeakHoursRollup(connection);
     return rows;
   } finally {
     connection.closeSync();
