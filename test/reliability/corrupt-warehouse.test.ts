@@ -3,7 +3,8 @@
  * checksums each 256 KiB block: the flip fails every read of its block, and nothing else. A
  * flip in a block of `series_points` must stop `sync` at its first read of that block with
  * VENUE_WAREHOUSE_CORRUPT and the recovery steps, with no commit after it (each transaction
- * announces itself through the test hook); a flip in the file's header must make every command
+ * announces itself through the test hook); one in a block of the daily rollup must stop the
+ * reports, checks and dashboard that read it; a flip in the file's header must make every command
  * refuse the file at open with the same code.
  */
 import { copyFileSync, closeSync, mkdtempSync, openSync, readFileSync, readSync, rmSync, writeFileSync, writeSync } from 'node:fs';
@@ -59,9 +60,9 @@ function corruptAt(offset: number): void {
   }
 }
 
-/** Where the first block of series_points' data starts in `base`. */
-async function seriesBlockOffset(): Promise<number> {
-  const [row] = await queryRows(base, `SELECT min(block_id)::INTEGER AS block FROM pragma_storage_info('series_points') WHERE persistent AND block_id >= 0`);
+/** Where the first block of `table`'s data starts in `base`. */
+async function firstBlockOffset(table: 'series_points' | 'series_daily'): Promise<number> {
+  const [row] = await queryRows(base, `SELECT min(block_id)::INTEGER AS block FROM pragma_storage_info('${table}') WHERE persistent AND block_id >= 0`);
   return HEADER_BYTES + Number(row?.block) * BLOCK_BYTES;
 }
 
@@ -76,7 +77,7 @@ function expectCorrupt(result: CliResult): void {
 
 describe('a corrupt warehouse', () => {
   it('a flipped byte in a series block: sync stops at its first read with VENUE_WAREHOUSE_CORRUPT and commits nothing after it', async () => {
-    corruptAt((await seriesBlockOffset()) + 100);
+    corruptAt((await firstBlockOffset('series_points')) + 100);
     const sync = await fixture.cli(['sync', '--format', 'json', '--log-level', 'warn'], {
       env: { ...fixture.env, VENUE_ETL_TEST_PAUSE_BEFORE_COMMIT_MS: '1' },
       timeoutMs: 120_000,
@@ -95,13 +96,12 @@ describe('a corrupt warehouse', () => {
     const stop = lines.find((line) => line.includes('the run stops here'));
     expect(JSON.parse(stop ?? '{}').requests).toBe(summary.requests);
 
-    // Every other command that reads the block says so too.
+    // Every other command that reads the block says so too. (Reports, checks and the dashboard
+    // read the daily rollup instead: the next case.)
     const others = {
       backfill: await fixture.cli(['backfill', '--from', startDate, '--to', yesterday]),
       export: await fixture.cli(['export']),
-      report: await fixture.cli(['report', 'daily-devices']),
-      check: await fixture.cli(['check']),
-      dashboard: await fixture.cli(['dashboard', '--out', join(fixture.dir, 'dashboard.html')]),
+      sql: await fixture.cli(['sql', 'SELECT sum(value) FROM series_points']),
     };
     for (const result of Object.values(others)) expectCorrupt(result);
     reportFigure('corrupt-warehouse-block', {
@@ -112,6 +112,13 @@ describe('a corrupt warehouse', () => {
       requestsAfterStop: summary.requests - Number(JSON.parse(stop ?? '{}').requests),
       otherCommandsSayingCorrupt: `${Object.keys(others).length} of ${Object.keys(others).length}`,
     });
+  }, 240_000);
+
+  it('a flipped byte in a block of the daily rollup: the reports, checks and dashboard that read it stop with VENUE_WAREHOUSE_CORRUPT', async () => {
+    corruptAt((await firstBlockOffset('series_daily')) + 100);
+    expectCorrupt(await fixture.cli(['report', 'daily-devices']));
+    expectCorrupt(await fixture.cli(['check']));
+    expectCorrupt(await fixture.cli(['dashboard', '--out', join(fixture.dir, 'dashboard.html')]));
   }, 240_000);
 
   it('a flipped byte in the header: every command refuses the file with VENUE_WAREHOUSE_CORRUPT', async () => {
