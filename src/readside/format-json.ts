@@ -1,19 +1,38 @@
 import { jsonValue, type JsonValue } from './values.js';
-import type { QueryResult } from './query-result.js';
+import { PIECE_ROWS, type QueryResult } from './query-result.js';
 
 /** Rows as objects keyed by column name, values as JSON gives them (for documents that hold several results). */
 export function jsonRows(result: QueryResult): Record<string, JsonValue>[] {
-  return result.rows.map((row) => {
-    const object: Record<string, JsonValue> = {};
-    result.columns.forEach((column, index) => {
-      object[column.name] = jsonValue(row[index], column.type);
-    });
-    return object;
+  return result.rows.map((row) => jsonRow(result, row));
+}
+
+function jsonRow(result: QueryResult, row: QueryResult['rows'][number]): Record<string, JsonValue> {
+  const object: Record<string, JsonValue> = {};
+  result.columns.forEach((column, index) => {
+    object[column.name] = jsonValue(row[index], column.type);
   });
+  return object;
 }
 
 /** Rows as a JSON array of objects keyed by column name, one object per line. */
 export function formatJson(result: QueryResult): string {
-  const objects = jsonRows(result).map((object) => JSON.stringify(object));
-  return objects.length === 0 ? '[]\n' : `[\n${objects.map((o) => `  ${o}`).join(',\n')}\n]\n`;
+  return [...jsonPieces(result)].join('');
+}
+
+/** The JSON text in pieces of PIECE_ROWS objects. */
+export function* jsonPieces(result: QueryResult): Generator<string> {
+  const { rows } = result;
+  if (rows.length === 0) {
+    yield '[]\n';
+    return;
+  }
+  yield '[\n';
+  for (let start = 0; start < rows.length; start += PIECE_ROWS) {
+    let text = '';
+    for (let r = start; r < Math.min(rows.length, start + PIECE_ROWS); r++) {
+      text += `  ${JSON.stringify(jsonRow(result, rows[r]))}${r === rows.length - 1 ? '\n' : ',\n'}`;
+    }
+    yield text;
+  }
+  yield ']\n';
 }

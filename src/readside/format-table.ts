@@ -1,5 +1,5 @@
 import { DuckDBTimestampTZValue, DuckDBTimestampValue, type DuckDBValue } from '@duckdb/node-api';
-import { alignedTable } from '../infra/text-table.js';
+import { alignedTablePieces } from '../infra/text-table.js';
 import { isNumericType, textValue } from './values.js';
 import type { QueryResult, ResultColumn } from './query-result.js';
 
@@ -9,26 +9,30 @@ export interface TableOptions {
   /** Print `(N rows)` after the table. */
   readonly footer?: boolean;
   /** Screen width to fit (wrapping cells instead of cutting them); see `alignedTable`. */
-  readonly width?: number;
+  readonly width?: number | undefined;
   /** Columns whose values are never split across lines (see `alignedTable`'s keepWhole). */
   readonly keepWhole?: (column: ResultColumn) => boolean;
 }
 
 /** An aligned text table for people: numbers right-aligned, NULL shown as `NULL`. */
 export function formatTable(result: QueryResult, options: TableOptions = {}): string {
+  return [...tablePieces(result, options)].join('');
+}
+
+/** `formatTable` in pieces (see alignedTablePieces). */
+export function* tablePieces(result: QueryResult, options: TableOptions = {}): Generator<string> {
   const cells = result.rows.map((row) => row.map((value, index) => toSeconds(textValue(value, result.columns[index].type) ?? 'NULL', value)));
-  const table = alignedTable(
+  yield* alignedTablePieces(
     result.columns.map((column) => column.name),
     cells,
     {
       rightAlign: result.columns.map((column) => isNumericType(column.type)),
-      ...(options.maxCellWidth === undefined ? {} : { maxCellWidth: options.maxCellWidth }),
-      ...(options.width === undefined ? {} : { width: options.width }),
-      ...(options.keepWhole === undefined ? {} : { keepWhole: result.columns.map(options.keepWhole) }),
+      maxCellWidth: options.maxCellWidth,
+      width: options.width,
+      keepWhole: options.keepWhole === undefined ? undefined : result.columns.map(options.keepWhole),
     },
   );
-  const footer = (options.footer ?? true) ? `(${result.rows.length} row${result.rows.length === 1 ? '' : 's'})\n` : '';
-  return `${table}${footer}`;
+  if (options.footer ?? true) yield `(${result.rows.length} row${result.rows.length === 1 ? '' : 's'})\n`;
 }
 
 /** Timestamps to the second in the table (csv and json keep microseconds): narrower columns. */

@@ -1,7 +1,8 @@
 import { UsageError } from '../errors/index.js';
-import { formatCsv } from './format-csv.js';
-import { formatJson } from './format-json.js';
-import { formatTable } from './format-table.js';
+import { once } from 'node:events';
+import { csvPieces } from './format-csv.js';
+import { jsonPieces } from './format-json.js';
+import { tablePieces } from './format-table.js';
 import type { QueryResult } from './query-result.js';
 
 export const OUTPUT_FORMATS = ['table', 'csv', 'json'] as const;
@@ -16,13 +17,28 @@ export function parseFormat(value: string | undefined, allowed: readonly OutputF
 }
 
 export function formatResult(result: QueryResult, format: OutputFormat, width?: number): string {
+  return [...resultPieces(result, format, width)].join('');
+}
+
+/** The formatted result in pieces of at most PIECE_ROWS rows (query-result.ts says why). */
+export function resultPieces(result: QueryResult, format: OutputFormat, width?: number): Iterable<string> {
   switch (format) {
     case 'csv':
-      return formatCsv(result);
+      return csvPieces(result);
     case 'json':
-      return formatJson(result);
+      return jsonPieces(result);
     case 'table':
-      return isExplain(result) ? explainText(result) : formatTable(result, width === undefined ? {} : { width });
+      return isExplain(result) ? [explainText(result)] : tablePieces(result, { width });
+  }
+}
+
+/**
+ * Writes the formatted result to `out` piece by piece, waiting for the stream to drain when its
+ * buffer is full: a result of millions of rows is never one string, nor all in the buffer at once.
+ */
+export async function writeResult(out: NodeJS.WritableStream, result: QueryResult, format: OutputFormat, width?: number): Promise<void> {
+  for (const piece of resultPieces(result, format, width)) {
+    if (!out.write(piece)) await once(out, 'drain');
   }
 }
 

@@ -7,7 +7,7 @@ export { runReadOnly } from './run-read-only.js';
 export { runNamedSql } from './run-named.js';
 export { runChecks, type CheckResult, type CheckStatus } from './checks.js';
 export { listNamedSql, loadNamedSql, type NamedSql, type NamedSqlKind } from './named-sql.js';
-export { formatResult, parseFormat, OUTPUT_FORMATS, type OutputFormat } from './format.js';
+export { formatResult, parseFormat, writeResult, OUTPUT_FORMATS, type OutputFormat } from './format.js';
 export { formatTable } from './format-table.js';
 export { jsonRows } from './format-json.js';
 export { alignedTable, type TableLayout } from '../infra/text-table.js';

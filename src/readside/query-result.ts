@@ -11,6 +11,13 @@ export interface QueryResult {
   readonly rows: readonly (readonly DuckDBValue[])[];
 }
 
+/**
+ * Rows per piece of formatted output. The formatters yield their text in pieces of this many rows
+ * (~1 MB), which the commands write one by one: a whole result as one string failed at size (V8
+ * caps a string at 2^29 characters; peak-hours over 5,000 venues is 519 MB of CSV).
+ */
+export const PIECE_ROWS = 10_000;
+
 export function resultOf(reader: DuckDBResultReader): QueryResult {
   // Duplicate names (`SELECT 1 AS a, 2 AS a`) would collide as JSON keys.
   const names = reader.deduplicatedColumnNames();

@@ -1,7 +1,7 @@
 import { ExitCode } from '../../errors/index.js';
 import {
   alignedTable,
-  formatResult,
+  writeResult,
   jsonRows,
   listNamedSql,
   loadNamedSql,
@@ -47,7 +47,7 @@ export const checkCommand: Command = {
     if (check !== undefined) {
       // One check, every row it finds (the table of all checks shows the first only).
       const result = await withQuerySource(config, parquet, (source) => runNamedSql(source.connection, check, params), watch);
-      io.stdout.write(formatResult(result, format, stdoutWidth(io)));
+      await writeResult(io.stdout, result, format, stdoutWidth(io));
       return result.rows.length === 0 ? ExitCode.ok : ExitCode.failed;
     }
     const results = await withQuerySource(config, parquet, (source) => runChecks(source.connection, params), watch);

@@ -2,7 +2,7 @@ import { ExitCode } from '../../errors/index.js';
 import {
   alignedTable,
   checkSqlParams,
-  formatResult,
+  writeResult,
   listNamedSql,
   loadNamedSql,
   OUTPUT_FORMATS,
@@ -96,7 +96,7 @@ export const reportCommand: Command = {
       },
       { logger, ...readWatch(args, io, config) },
     );
-    io.stdout.write(formatResult(result, format, width));
+    await writeResult(io.stdout, result, format, width);
     // On stderr: a script reading the rows from stdout still gets rows only.
     const hint = result.rows.length === 0 ? emptyReportHint(report.name, { config, from, to, parquet: booleanOption(args, 'parquet') }) : undefined;
     if (hint !== undefined) io.stderr.write(`${fitLines(hint, terminalWidth(io.stderr, io.env))}\n`);

@@ -1,5 +1,5 @@
 import { ExitCode } from '../../errors/index.js';
-import { formatResult, OUTPUT_FORMATS, parseFormat, runReadOnly, withQuerySource } from '../../readside/index.js';
+import { writeResult, OUTPUT_FORMATS, parseFormat, runReadOnly, withQuerySource } from '../../readside/index.js';
 import { booleanOption, stringOption } from '../args.js';
 import type { Command } from '../command.js';
 import { commandLogger, loadReadSideCommandConfig } from '../context.js';
@@ -28,7 +28,7 @@ export const sqlCommand: Command = {
       logger,
       ...watch,
     });
-    io.stdout.write(formatResult(result, format, stdoutWidth(io)));
+    await writeResult(io.stdout, result, format, stdoutWidth(io));
     return ExitCode.ok;
   },
 };
