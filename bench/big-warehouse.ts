@@ -1,6 +1,7 @@
 /**
  * B11: every named report and `check` on a big warehouse (venues x 1 year, generated in SQL by
  * big-warehouse-data.ts; 5,000 venues is ~146M series rows), through the read side the commands use.
+ * A report is timed as `report --format csv` runs it, its output included (bench/report-output.ts).
  * Each query runs twice in the same run: as it was before the scan-cutting rewrites (the old
  * files, kept in bench/big-warehouse-baseline/ for this comparison only) and as it is now in
  * sql/. Reports run over the whole year and over the last 31 days (a range the scan can prune).
@@ -21,6 +22,8 @@ import { generateBigWarehouse, type BigWarehouseOptions } from './big-warehouse-
 import { fmt, type Figure } from './figure.js';
 import { measure as dashboardMeasure } from './dashboard-generation.js';
 import { timeRollupRefresh } from './big-warehouse-refresh.js';
+import { timeCsvReport, timeCsvReportInJavaScript } from './report-output.js';
+import type { DuckDBConnection } from '@duckdb/node-api';
 
 export type BigWarehouseSize = Pick<BigWarehouseOptions, 'venues' | 'days' | 'hourDays'>;
 
@@ -85,6 +88,17 @@ async function orFailed(name: string, timing: Promise<number>): Promise<number> 
   }
 }
 
+/** A report as `report --format csv` writes it (output included), a check as rows. */
+async function timeOne(connection: DuckDBConnection, kind: 'reports' | 'checks', query: NamedSql, params: SqlParams): Promise<{ ms: number; rows: string }> {
+  if (kind === 'reports') {
+    const written = await timeCsvReport(connection, query, params);
+    return { ms: written.ms, rows: written.fingerprint };
+  }
+  const started = performance.now();
+  const result = await runNamedSql(connection, query, params);
+  return { ms: performance.now() - started, rows: rowsOf(result) };
+}
+
 async function timeAll(path: string, kind: 'reports' | 'checks', params: SqlParams): Promise<Timing[]> {
   const timings: Timing[] = [];
   for (const named of listNamedSql(kind)) {
@@ -96,9 +110,7 @@ async function timeAll(path: string, kind: 'reports' | 'checks', params: SqlPara
     const time = async (query: NamedSql) => {
       const source = await openWarehouseSource(path, { memoryLimit: QUERY_MEMORY });
       try {
-        const started = performance.now();
-        const result = await runNamedSql(source.connection, query, params);
-        return { ms: performance.now() - started, rows: rowsOf(result) };
+        return await timeOne(source.connection, kind, query, params);
       } catch (error) {
         failures.push(`${query === named ? 'after' : 'before'} ${named.name}: ${(error as Error).message.split('\n')[0]}`);
         return { ms: Number.NaN, rows: 'failed' };
@@ -136,6 +148,33 @@ async function peakHoursInDuckDb(path: string, params: SqlParams): Promise<{ bef
   };
   const beforeMs = await orFailed('peak-hours', time(baselineOf(named)!.text));
   return { beforeMs, afterMs: await time(named.text) };
+}
+
+/** The reports with the biggest answers (1.8M, 1.8M and 4.8M rows at 5,000 venues). */
+const BIG_ANSWERS = ['daily-devices', 'daily-logins', 'peak-hours'];
+
+/**
+ * The big answers' CSV over the whole year, made from JavaScript values (as before) and by
+ * DuckDB (as now), each on a source of its own: seconds before -> after, and whether the lines
+ * are the same.
+ */
+async function outputWays(path: string): Promise<string> {
+  const parts: string[] = [];
+  for (const named of listNamedSql('reports').filter((r) => BIG_ANSWERS.includes(r.name))) {
+    const time = async (how: typeof timeCsvReport) => {
+      const source = await openWarehouseSource(path, { memoryLimit: QUERY_MEMORY });
+      try {
+        return await how(source.connection, named, {});
+      } finally {
+        await source.close();
+      }
+    };
+    const before = await time(timeCsvReportInJavaScript);
+    const after = await time(timeCsvReport);
+    const same = before.fingerprint === after.fingerprint ? 'same lines' : 'LINES DIFFER';
+    parts.push(`${named.name} (${fmt.count(after.rows)} rows) ${fmt.seconds(before.ms)} -> ${fmt.seconds(after.ms)}, ${same}`);
+  }
+  return parts.join('; ');
 }
 
 /** The text as it runs without month pruning: its `-- Parquet months read:` lines blanked. */
@@ -201,6 +240,7 @@ export async function bigWarehouseFigure(size: BigWarehouseSize, seconds = 10): 
     const buildMs = performance.now() - started;
     const reportsYear = await timeAll(path, 'reports', {});
     const reportsMonth = await timeAll(path, 'reports', { from: addDays(lastDay, -30), to: lastDay });
+    const output = await outputWays(path);
     const peakYear = await peakHoursInDuckDb(path, {});
     const peakMonth = await peakHoursInDuckDb(path, { from: addDays(lastDay, -30), to: lastDay });
     const peakBerlin = await peakHoursInDuckDb(path, { tz: 'Europe/Berlin' });
@@ -236,6 +276,8 @@ export async function bigWarehouseFigure(size: BigWarehouseSize, seconds = 10): 
         `Keeping series_daily exact, per load round (same transaction): ${refresh}.`,
         `Dashboard of 1,000 venues x 13 months (B8's data, a separate warehouse): written in ${fmt.seconds(dashboard.ms)}, ${fmt.mb(dashboard.bytes)}.`,
         `Reports over the whole year, before -> after: ${list(reportsYear)}.`,
+        `A report's time is \`report --format csv\`'s, its output written to a sink (the sink's own time taken off). The biggest answers' CSV ` +
+          `over the whole year, every value read into JavaScript and formatted there -> formatted by DuckDB: ${output}.`,
         `peak-hours reads a rollup kept with every load (built from the generated hours in ${secondsText(rows.peakHoursRollupMs)}); in DuckDB alone, ` +
           `its result not read into JavaScript values, before -> after: whole year ${msText(peakYear.beforeMs)} -> ${msText(peakYear.afterMs)}, ` +
           `last 31 days ${msText(peakMonth.beforeMs)} -> ${msText(peakMonth.afterMs)}, whole year in Europe/Berlin ${msText(peakBerlin.beforeMs)} -> ${msText(peakBerlin.afterMs)}.`,

@@ -1,5 +1,6 @@
 import { jsonValue, type JsonValue } from './values.js';
-import { PIECE_ROWS, type QueryResult } from './query-result.js';
+import type { DuckDBValue } from '@duckdb/node-api';
+import { PIECE_ROWS, type QueryResult, type ResultColumn } from './query-result.js';
 
 /** Rows as objects keyed by column name, values as JSON gives them (for documents that hold several results). */
 export function jsonRows(result: QueryResult): Record<string, JsonValue>[] {
@@ -7,8 +8,13 @@ export function jsonRows(result: QueryResult): Record<string, JsonValue>[] {
 }
 
 function jsonRow(result: QueryResult, row: QueryResult['rows'][number]): Record<string, JsonValue> {
+  return jsonObject(row, result.columns);
+}
+
+/** One row as an object keyed by column name. */
+export function jsonObject(row: readonly DuckDBValue[], columns: readonly ResultColumn[]): Record<string, JsonValue> {
   const object: Record<string, JsonValue> = {};
-  result.columns.forEach((column, index) => {
+  columns.forEach((column, index) => {
     object[column.name] = jsonValue(row[index], column.type);
   });
   return object;

@@ -1,8 +1,11 @@
-import { StatementType, type DuckDBConnection, type DuckDBExtractedStatements, type DuckDBResultReader } from '@duckdb/node-api';
+import { StatementType, type DuckDBConnection, type DuckDBExtractedStatements, type DuckDBPreparedStatement, type DuckDBResultReader } from '@duckdb/node-api';
 import { UsageError, isEtlError } from '../errors/index.js';
 import { isReadOnlyRefusal, isSettingLocked, queryFailed, refusedWithoutFiles, settingLocked, transactionEnded, writeRefused } from './errors.js';
 import { resultOf, type QueryResult } from './query-result.js';
 import type { DryRun } from './dry-run.js';
+import { writeResult, type OutputFormat } from './format.js';
+import { lastStatementText } from './statement-text.js';
+import { writeText } from './text-output.js';
 
 /**
  * Runs one or more `;`-separated statements and returns the last one's rows. Read-only is
@@ -15,6 +18,56 @@ import type { DryRun } from './dry-run.js';
  * does not plan as a SELECT first runs where no file can be opened (see dry-run.ts).
  */
 export async function runReadOnly(connection: DuckDBConnection, sql: string, dryRun?: DryRun): Promise<QueryResult> {
+  return readOnly(connection, sql, dryRun, async (last) => resultOf(await runLast(last)));
+}
+
+async function runLast(last: LastStatement): Promise<DuckDBResultReader> {
+  try {
+    return await last.prepared.runAndReadAll();
+  } catch (error) {
+    throw last.failed(error);
+  }
+}
+
+/** Where and how a read's rows are written. */
+export interface ReadOutput {
+  readonly out: NodeJS.WritableStream;
+  readonly format: OutputFormat;
+  /** The terminal's width, for the table. */
+  readonly width?: number | undefined;
+}
+
+/**
+ * Runs `sql` as runReadOnly does and writes the last statement's rows to `out` in `format`
+ * (csv and json formatted by DuckDB where it can: text-output.ts); returns how many rows.
+ */
+export async function writeReadOnly(connection: DuckDBConnection, sql: string, output: ReadOutput, dryRun?: DryRun): Promise<number> {
+  const { out, format, width } = output;
+  if (format !== 'table') {
+    const rows = await readOnly(connection, sql, dryRun, async (last) => {
+      const statement = await lastStatementText(connection, sql, last.count);
+      return statement === undefined ? undefined : writeText(connection, last.prepared, statement, format, out, last.failed);
+    });
+    if (rows !== undefined) return rows;
+    // DuckDB handed the rows back (the read's transaction ended with its error): read them again.
+  }
+  return readOnly(connection, sql, dryRun, async (last) => {
+    const result = resultOf(await runLast(last));
+    await writeResult(out, result, format, width);
+    return result.rows.length;
+  });
+}
+
+/** The last statement of a read, prepared in its transaction, for the caller to run. */
+interface LastStatement {
+  readonly prepared: DuckDBPreparedStatement;
+  /** How many statements the text holds. */
+  readonly count: number;
+  /** The error to throw for DuckDB's error running it (the caller's output errors are its own). */
+  readonly failed: (error: unknown) => Error;
+}
+
+async function readOnly<T>(connection: DuckDBConnection, sql: string, dryRun: DryRun | undefined, finish: (last: LastStatement) => Promise<T>): Promise<T> {
   // DuckDB answers a text without statements with an opaque "Error in native callback".
   if (withoutComments(sql).replace(/[\s;]/g, '') === '') throw emptyQuery();
   let extracted: DuckDBExtractedStatements;
@@ -23,32 +76,41 @@ export async function runReadOnly(connection: DuckDBConnection, sql: string, dry
   } catch (error) {
     throw queryFailed(error);
   }
-  if (extracted.count === 0) throw emptyQuery();
+  const count = extracted.count;
+  if (count === 0) throw emptyQuery();
   await connection.run('BEGIN TRANSACTION READ ONLY');
   const transaction = await transactionId(connection);
-  let last: DuckDBResultReader | undefined;
   try {
-    for (let index = 0; index < extracted.count; index++) {
+    for (let index = 0; ; index++) {
       // A COMMIT or ROLLBACK in the text would let the next statement run outside the guard.
-      if (index > 0 && (await transactionId(connection)) !== transaction) throw transactionEnded(index, extracted.count);
+      if (index > 0 && (await transactionId(connection)) !== transaction) throw transactionEnded(index, count);
       let kind = 'writing';
+      const failed = (error: unknown): Error => statementFailed(error, kind, index, count);
+      let prepared: DuckDBPreparedStatement;
       try {
-        const prepared = await extracted.prepare(index);
+        prepared = await extracted.prepare(index);
         kind = StatementType[prepared.statementType] ?? kind;
-        if (dryRun && prepared.statementType !== StatementType.SELECT) await runWithoutFiles(dryRun, sql, index, extracted.count, kind);
-        last = await prepared.runAndReadAll();
+        if (dryRun && prepared.statementType !== StatementType.SELECT) await runWithoutFiles(dryRun, sql, index, count, kind);
+        if (index < count - 1) {
+          await prepared.run();
+          continue;
+        }
       } catch (error) {
-        if (isEtlError(error)) throw error;
-        if (isSettingLocked(error)) throw settingLocked(error);
-        if (isReadOnlyRefusal(error)) throw writeRefused(kind, index, extracted.count, error);
-        throw queryFailed(error);
+        throw failed(error);
       }
+      return await finish({ prepared, count, failed });
     }
   } finally {
     await rollback(connection);
   }
-  if (last === undefined) throw emptyQuery();
-  return resultOf(last);
+}
+
+/** DuckDB's error running statement `index` of `count`, as the read side reports it. */
+function statementFailed(error: unknown, kind: string, index: number, count: number): Error {
+  if (isEtlError(error)) return error;
+  if (isSettingLocked(error)) return settingLocked(error);
+  if (isReadOnlyRefusal(error)) return writeRefused(kind, index, count, error);
+  return queryFailed(error);
 }
 
 /** Runs statement `index` of `sql` where no file can be opened; refused if DuckDB refuses it there. */

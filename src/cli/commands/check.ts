@@ -1,15 +1,5 @@
 import { ExitCode } from '../../errors/index.js';
-import {
-  alignedTable,
-  writeResult,
-  jsonRows,
-  listNamedSql,
-  loadNamedSql,
-  runChecks,
-  runNamedSql,
-  withQuerySource,
-  type CheckResult,
-} from '../../readside/index.js';
+import { alignedTable, jsonRows, listNamedSql, loadNamedSql, runChecks, writeNamedSql, withQuerySource, type CheckResult } from '../../readside/index.js';
 import { booleanOption, stringOption } from '../args.js';
 import type { Command, CommandIo } from '../command.js';
 import { commandLogger, loadReadSideCommandConfig } from '../context.js';
@@ -46,9 +36,9 @@ export const checkCommand: Command = {
     const watch = { logger, ...readWatch(args, io, config) };
     if (check !== undefined) {
       // One check, every row it finds (the table of all checks shows the first only).
-      const result = await withQuerySource(config, parquet, (source) => runNamedSql(source.connection, check, params), watch);
-      await writeResult(io.stdout, result, format, stdoutWidth(io));
-      return result.rows.length === 0 ? ExitCode.ok : ExitCode.failed;
+      const output = { out: io.stdout, format, width: stdoutWidth(io) };
+      const rows = await withQuerySource(config, parquet, (source) => writeNamedSql(source.connection, check, params, output), watch);
+      return rows === 0 ? ExitCode.ok : ExitCode.failed;
     }
     const results = await withQuerySource(config, parquet, (source) => runChecks(source.connection, params), watch);
     const bad = results.filter((r) => r.status !== 'ok');

@@ -2,12 +2,11 @@ import { ExitCode } from '../../errors/index.js';
 import {
   alignedTable,
   checkSqlParams,
-  writeResult,
   listNamedSql,
   loadNamedSql,
   OUTPUT_FORMATS,
   parseFormat,
-  runNamedSql,
+  writeNamedSql,
   selectSourceVenues,
   withQuerySource,
 } from '../../readside/index.js';
@@ -80,25 +79,18 @@ export const reportCommand: Command = {
     const logger = commandLogger(args, io, config);
     const parquet = booleanOption(args, 'parquet');
     checkVenuesWhereNothingIsStored(venues, config, parquet);
-    const result = await withQuerySource(
+    const rows = await withQuerySource(
       config,
       parquet,
       async (source) => {
         const ids = await selectSourceVenues(source.connection, venues);
-        return runNamedSql(source.connection, report, {
-          from,
-          to,
-          venues: ids,
-          tz,
-          staleAfterDays: config.sync.staleAfterDays,
-          staleTargets: config.freshness.streams,
-        });
+        const params = { from, to, venues: ids, tz, staleAfterDays: config.sync.staleAfterDays, staleTargets: config.freshness.streams };
+        return writeNamedSql(source.connection, report, params, { out: io.stdout, format, width });
       },
       { logger, ...readWatch(args, io, config) },
     );
-    await writeResult(io.stdout, result, format, width);
     // On stderr: a script reading the rows from stdout still gets rows only.
-    const hint = result.rows.length === 0 ? emptyReportHint(report.name, { config, from, to, parquet: booleanOption(args, 'parquet') }) : undefined;
+    const hint = rows === 0 ? emptyReportHint(report.name, { config, from, to, parquet: booleanOption(args, 'parquet') }) : undefined;
     if (hint !== undefined) io.stderr.write(`${fitLines(hint, terminalWidth(io.stderr, io.env))}\n`);
     return ExitCode.ok;
   },

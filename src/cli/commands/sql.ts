@@ -1,5 +1,5 @@
 import { ExitCode } from '../../errors/index.js';
-import { writeResult, OUTPUT_FORMATS, parseFormat, runReadOnly, withQuerySource } from '../../readside/index.js';
+import { writeReadOnly, OUTPUT_FORMATS, parseFormat, withQuerySource } from '../../readside/index.js';
 import { booleanOption, stringOption } from '../args.js';
 import type { Command } from '../command.js';
 import { commandLogger, loadReadSideCommandConfig } from '../context.js';
@@ -24,11 +24,11 @@ export const sqlCommand: Command = {
     const config = loadReadSideCommandConfig(args, io);
     const logger = commandLogger(args, io, config);
     const watch = readWatch(args, io, config);
-    const result = await withQuerySource(config, booleanOption(args, 'parquet'), (source) => runReadOnly(source.connection, query, source.dryRun), {
+    const output = { out: io.stdout, format, width: stdoutWidth(io) };
+    await withQuerySource(config, booleanOption(args, 'parquet'), (source) => writeReadOnly(source.connection, query, output, source.dryRun), {
       logger,
       ...watch,
     });
-    await writeResult(io.stdout, result, format, stdoutWidth(io));
     return ExitCode.ok;
   },
 };
