@@ -43,15 +43,14 @@ export interface ReadOutput {
  */
 export async function writeReadOnly(connection: DuckDBConnection, sql: string, output: ReadOutput, dryRun?: DryRun): Promise<number> {
   const { out, format, width } = output;
-  if (format !== 'table') {
-    const rows = await readOnly(connection, sql, dryRun, async (last) => {
-      const statement = await lastStatementText(connection, sql, last.count);
-      return statement === undefined ? undefined : writeText(connection, last.prepared, statement, format, out, last.failed);
-    });
-    if (rows !== undefined) return rows;
-    // DuckDB handed the rows back (the read's transaction ended with its error): read them again.
-  }
   return readOnly(connection, sql, dryRun, async (last) => {
+    if (format !== 'table') {
+      // A statement DuckDB does not write is known before it runs (a failed prepare leaves the
+      // transaction as it was): then JavaScript writes it, in the same transaction.
+      const statement = await lastStatementText(connection, sql, last.count);
+      const rows = statement === undefined ? undefined : await writeText(connection, last.prepared, statement, format, out, last.failed);
+      if (rows !== undefined) return rows;
+    }
     const result = resultOf(await runLast(last));
     await writeResult(out, result, format, width);
     return result.rows.length;

@@ -70,12 +70,12 @@ async function write(out: NodeJS.WritableStream, text: string | Uint8Array): Pro
 
 /**
  * Writes the rows of `statement` — the last statement of a read, prepared as `prepared` in the
- * read's transaction — to `out` as CSV (after `header`) or JSON, formatted by DuckDB: the same
+ * read's transaction — to `out` as CSV (with its header) or JSON, formatted by DuckDB: the same
  * text as src/readside/format-csv.ts and format-json.ts give, without making a JavaScript value
  * of each cell first, which was most of a big report's time (docs/commands.md, "Big answers").
- * Returns the number of rows, or undefined, having written nothing, when the statement is not a
- * plain SELECT or holds a type or value DuckDB does not write here exactly: the caller then
- * writes the result by JavaScript.
+ * Returns the number of rows; undefined, before anything runs or is written, when the statement
+ * is not a plain SELECT, has a column DuckDB does not write here (text-columns.ts) or does not
+ * bind as a subquery: the caller then writes the result by JavaScript.
  */
 export async function writeText(
   connection: DuckDBConnection,

@@ -2,8 +2,9 @@
  * csv and json written by DuckDB (src/readside/text-output.ts, sql/readside/text-macros.sql) are
  * the text JavaScript writes of the same rows (src/readside/values.ts, format-csv.ts,
  * format-json.ts), character for character: on seeded random values of every type it writes, in
- * the statement's order across pieces, and — for what it does not write exactly — by handing the
- * result back to JavaScript, having written nothing.
+ * the statement's order, with the rows it leaves to JavaScript (days and instants outside the
+ * years 1000-9999) in their place, and — for a result it does not write at all — by handing it
+ * back to JavaScript before anything is written.
  */
 import { PassThrough } from 'node:stream';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
@@ -172,7 +173,7 @@ describe('csv and json written by DuckDB', () => {
     expect(duckdb).toBe(javascript);
   });
 
-  it.each(FORMATS)('%s keeps the statement order across pieces of 10,000 rows (300,000 rows, 2 threads)', async (format) => {
+  it.each(FORMATS)('%s keeps the statement order across chunks (300,000 rows, 2 threads)', async (format) => {
     const sql = `SELECT i, hash(i) % 1000 AS bucket, 'row ' || i AS label FROM range(300000) t(i) ORDER BY bucket DESC, label`;
     expect(await writtenByDuckDb(sql, format)).toBe(true);
     const { duckdb, javascript, rows } = await bothTexts(sql, format);
