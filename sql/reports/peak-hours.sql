@@ -5,6 +5,7 @@
 --   SET VARIABLE from_date = DATE '2026-01-01';      -- first day, inclusive, in tz
 --   SET VARIABLE to_date   = DATE '2026-01-31';      -- last day, inclusive, in tz
 --   SET VARIABLE venue_ids = ['<venue uuid>'];       -- VARCHAR[]
+--   SET VARIABLE metrics   = ['venue-devices-history/detected'];  -- VARCHAR[] of stream/metric (the dashboard's one)
 --
 -- Parquet months read: series_points from from_date - 1 day to to_date + 1 day
 --   With --parquet, only the month partitions of these days are opened
@@ -91,7 +92,10 @@ SET VARIABLE peak_hours_plan = (
           'raw': (SELECT list({'lo': lo, 'hi': hi, 'sign': sign} ORDER BY lo) FROM ranges)}
 );
 
-WITH additive AS (SELECT * FROM additive_metrics()),
+WITH additive AS (
+  SELECT * FROM additive_metrics()
+  WHERE getvariable('metrics') IS NULL OR list_contains(getvariable('metrics'), stream || '/' || metric)
+),
 -- The groupings below are keyed by the venue's UUID (16 bytes) and the pair's number instead of
 -- a text venue, stream and metric: the names are put back on the result only, which has a few
 -- rows per venue, metric and hour instead of one per point. Bench B11 times it beside its
@@ -180,6 +184,7 @@ rolled_slots AS (
   SELECT s.venue_id, s.pair, s.instances, s.known, s.total,
          ((s.week_second + m.off) % 604800 + 604800) % 604800 AS local_second
   FROM peak_hour_slots s JOIN rolled_months m ON m.month = s.month
+  WHERE s.pair IN (SELECT pair FROM additive)
 ),
 -- 'all': the venues' sum, hour by hour, unknown when a venue's point is: from the totals per
 -- metric and hour when the rollup is read, else from the points.
@@ -187,7 +192,7 @@ all_instances AS (
   SELECT pair, local_ts, CASE WHEN sum(known) = sum(points) THEN sum(total) END AS value
   FROM (SELECT pair, timezone(coalesce(getvariable('tz'), 'UTC'), ts) AS local_ts, points, known, total
         FROM peak_hour_totals
-        WHERE getvariable('peak_hours_plan').rolled_up
+        WHERE getvariable('peak_hours_plan').rolled_up AND pair IN (SELECT pair FROM additive)
           AND (getvariable('from_date') IS NULL OR ts >= timezone('UTC', (getvariable('from_date') - 1)::TIMESTAMP))
           AND (getvariable('to_date') IS NULL OR ts < timezone('UTC', (getvariable('to_date') + 2)::TIMESTAMP)))
   WHERE (getvariable('from_date') IS NULL OR local_ts::DATE >= getvariable('from_date'))

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { sqlDir } from '../warehouse/sql-files.js';
 import { EtlError } from '../errors/index.js';
-import { jsonValue, loadNamedSql, runNamedSql, type SqlParams } from '../readside/index.js';
+import { loadNamedSql, namedSqlObjects, type SqlParams } from '../readside/index.js';
 import type { DuckDBConnection } from '@duckdb/node-api';
 
 /**
@@ -76,6 +76,7 @@ export const REPORT_ROWS = {
 export const MONTH_ROWS = {
   'login-methods-by-month': z.object({ venue_id: text, month: text, method: text, logins: count }),
   'rating-requests-by-month': z.object({ venue_id: text, month: text, sent: count, opened: count, rated: count, commented: count }),
+  'hourly-points': z.object({ hourly: z.boolean() }),
 } as const;
 
 export type MonthRowsName = keyof typeof MONTH_ROWS;
@@ -84,8 +85,7 @@ export type MonthRowsName = keyof typeof MONTH_ROWS;
 export async function monthRows<N extends MonthRowsName>(connection: DuckDBConnection, name: N, params: SqlParams): Promise<z.infer<(typeof MONTH_ROWS)[N]>[]> {
   const file = join(sqlDir(), 'dashboard', `${name}.sql`);
   const text = readFileSync(file, 'utf8');
-  const result = await runNamedSql(connection, { name, description: text.split('\n', 1)[0] ?? '', file, text }, params);
-  const objects = result.rows.map((row) => Object.fromEntries(result.columns.map((column, index) => [column.name, jsonValue(row[index], column.type)])));
+  const objects = await namedSqlObjects(connection, { name, description: text.split('\n', 1)[0] ?? '', file, text }, params);
   const parsed = z.array(MONTH_ROWS[name]).safeParse(objects);
   if (!parsed.success) throw reportShapeError(name, parsed.error);
   return parsed.data as z.infer<(typeof MONTH_ROWS)[N]>[];
@@ -96,21 +96,11 @@ export type ReportRow<N extends ReportName> = z.infer<(typeof REPORT_ROWS)[N]>;
 
 /** Runs `sql/reports/NAME.sql` through the read side and returns its rows, checked. */
 export async function reportRows<N extends ReportName>(connection: DuckDBConnection, name: N, params: SqlParams): Promise<ReportRow<N>[]> {
-  const result = await runNamedSql(connection, loadNamedSql('reports', name), params);
   const schema = z.array(REPORT_ROWS[name]);
-  // Only the columns the page reads (all of them for the open-ended row shapes): a year of
-  // 1,000 venues is 365,000 rows per daily report, and each converted cell costs.
-  const wanted = wantedColumns(REPORT_ROWS[name]);
-  const columns = result.columns.map((column, index) => ({ ...column, index })).filter((column) => wanted === undefined || wanted.has(column.name));
-  const objects = result.rows.map((row) => Object.fromEntries(columns.map((column) => [column.name, jsonValue(row[column.index], column.type)])));
+  const objects = await namedSqlObjects(connection, loadNamedSql('reports', name), params);
   const parsed = schema.safeParse(objects);
   if (!parsed.success) throw reportShapeError(name, parsed.error);
   return parsed.data as ReportRow<N>[];
-}
-
-function wantedColumns(schema: z.ZodType): ReadonlySet<string> | undefined {
-  if (!(schema instanceof z.ZodObject) || !(schema.def.catchall === undefined || schema.def.catchall instanceof z.ZodNever)) return undefined;
-  return new Set(Object.keys(schema.shape));
 }
 
 function reportShapeError(name: string, error: z.ZodError): Error {

@@ -5,6 +5,7 @@ export { openParquetSource } from './parquet-source.js';
 export { openQuerySource, withQuerySource, type QuerySourceOptions } from './open-source.js';
 export { runReadOnly, writeReadOnly, type ReadOutput } from './run-read-only.js';
 export { runNamedSql, writeNamedSql } from './run-named.js';
+export { namedSqlObjects } from './json-objects.js';
 export { runChecks, type CheckResult, type CheckStatus } from './checks.js';
 export { listNamedSql, loadNamedSql, type NamedSql, type NamedSqlKind } from './named-sql.js';
 export { formatResult, parseFormat, writeResult, OUTPUT_FORMATS, type OutputFormat } from './format.js';

@@ -13,6 +13,8 @@ export interface SqlParams {
   readonly staleTargets?: Readonly<Record<string, number>>;
   /** Streams the config syncs: a check flags those without any cursor. */
   readonly streams?: readonly string[];
+  /** `stream/metric` pairs a report keeps (peak-hours); every one when unset. */
+  readonly metrics?: readonly string[] | undefined;
   /** IANA time zone a report reads local hours and weekdays in (peak-hours); UTC when unset. */
   readonly tz?: string | undefined;
 }
@@ -41,6 +43,7 @@ export function variableStatements(params: SqlParams): string[] {
     `SET VARIABLE stale_after_days = ${params.staleAfterDays === undefined ? 'NULL::INTEGER' : `${Math.trunc(params.staleAfterDays)}::INTEGER`}`,
     `SET VARIABLE stale_targets = ${targets(params.staleTargets)}`,
     `SET VARIABLE expected_streams = ${list(params.streams)}`,
+    `SET VARIABLE metrics = ${list(params.metrics)}`,
     `SET VARIABLE tz = ${text(params.tz ?? 'UTC')}`,
   ];
 }

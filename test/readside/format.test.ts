@@ -67,6 +67,7 @@ describe('report parameters', () => {
       // No freshness target set: an empty map, so the reports fall back to stale_after_days.
       `SET VARIABLE stale_targets = MAP {}::MAP(VARCHAR, INTEGER)`,
       `SET VARIABLE expected_streams = NULL::VARCHAR[]`,
+      `SET VARIABLE metrics = NULL::VARCHAR[]`,
       `SET VARIABLE tz = 'UTC'`,
     ]);
     expect(variableStatements({ tz: 'Europe/Berlin' }).at(-1)).toBe(`SET VARIABLE tz = 'Europe/Berlin'`);
