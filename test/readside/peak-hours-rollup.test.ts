@@ -71,4 +71,30 @@ describe('peak-hours through the rollup', () => {
     expect(rows).toBeGreaterThan(0);
     expect([...ways].sort()).toEqual(['every point', 'less points', 'points', 'rollup']);
   });
+
+  it('asked for some metrics (the `metrics` variable), returns their rows of the whole answer, through every way of reading', async () => {
+    const report = loadNamedSql('reports', 'peak-hours');
+    const metrics = ['venue-devices-history/detected', 'venue-users-history/logins'];
+    const source = await openWarehouseSource(warehouse);
+    let rows = 0;
+    const seen = new Set<string>();
+    try {
+      for (const tz of ['UTC', 'America/New_York']) {
+        for (const range of RANGES) {
+          const params = { ...range, tz };
+          const whole = rowsOf(formatJson(await runNamedSql(source.connection, report, params))) as { stream: string; metric: string }[];
+          const some = rowsOf(formatJson(await runNamedSql(source.connection, report, { ...params, metrics })));
+          expect({ params, rows: some }).toEqual({ params, rows: whole.filter((r) => metrics.includes(`${r.stream}/${r.metric}`)) });
+          rows += some.length;
+          for (const metric of metrics)
+            seen.add(`${metric}:${some.some((r) => `${(r as { stream: string }).stream}/${(r as { metric: string }).metric}` === metric)}`);
+        }
+      }
+    } finally {
+      await source.close();
+    }
+    expect(rows).toBeGreaterThan(0);
+    // Both metrics had rows in some range: neither comparison is of two empty lists.
+    expect([...seen].filter((s) => s.endsWith(':true')).sort()).toEqual(metrics.map((m) => `${m}:true`).sort());
+  });
 });
