@@ -165,7 +165,20 @@ describe('csv and json written by DuckDB', () => {
 
   it.each(FORMATS)('%s of doubles where JavaScript changes notation is the JavaScript text', async (format) => {
     const edges = [1e21, 999999999999999900000, 1e21 + 2 ** 17, 2 ** 53, 2 ** 53 + 2, 2 ** 53 - 1, -(2 ** 53), 1e-7, 1e-7 - 2 ** -76, 1e-6, 1.5e-6, 5e-324];
-    const more = [Number.MAX_VALUE, -0, 0.1 + 0.2, 123e-20, 1 / 3, 100, -1e300, 4.35, 0.000001234];
+    const more = [
+      Number.NaN,
+      Number.POSITIVE_INFINITY,
+      Number.NEGATIVE_INFINITY,
+      Number.MAX_VALUE,
+      -0,
+      0.1 + 0.2,
+      123e-20,
+      1 / 3,
+      100,
+      -1e300,
+      4.35,
+      0.000001234,
+    ];
     const values = [...edges, ...more].map((value) => `(${doubleSql(value)})`).join(', ');
     const sql = `SELECT x FROM (VALUES ${values}) AS t(x)`;
     expect(await writtenByDuckDb(sql, format)).toBe(true);
