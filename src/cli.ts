@@ -11,6 +11,7 @@ const WRITING_COMMANDS = new Set(['sync', 'backfill']);
 // process with the cap against 4.0 s without).
 if (WRITING_COMMANDS.has(process.argv[2] ?? '')) limitYoungGeneration();
 const { runCli } = await import('./cli/main.js');
+const { isOutputClosed } = await import('./infra/write-piece.js');
 
 // SIGINT/SIGTERM: the first stops the command (it commits what is finished and records its run);
 // a second hurries it (nothing more is waited for) and it still records its run before it exits;
@@ -26,6 +27,13 @@ for (const name of ['SIGINT', 'SIGTERM'] as const) {
     else process.exit(130);
   });
 }
+
+// A reader that closes stdout early (`venue-etl report … | head`) makes the next writes fail: a
+// read stops at its next piece (src/infra/write-piece.ts) and exits 0; a sync goes on and records
+// its run. Without this listener the stream's error event would end the process first.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (!isOutputClosed(error)) throw error;
+});
 
 const code = await runCli(process.argv.slice(2), {
   stdout: process.stdout,

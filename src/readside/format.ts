@@ -1,9 +1,9 @@
 import { UsageError } from '../errors/index.js';
-import { once } from 'node:events';
 import { csvPieces } from './format-csv.js';
 import { jsonPieces } from './format-json.js';
 import { tablePieces } from './format-table.js';
 import type { QueryResult } from './query-result.js';
+import { writePiece } from '../infra/write-piece.js';
 
 export const OUTPUT_FORMATS = ['table', 'csv', 'json'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
@@ -38,7 +38,7 @@ export function resultPieces(result: QueryResult, format: OutputFormat, width?: 
  */
 export async function writeResult(out: NodeJS.WritableStream, result: QueryResult, format: OutputFormat, width?: number): Promise<void> {
   for (const piece of resultPieces(result, format, width)) {
-    if (!out.write(piece)) await once(out, 'drain');
+    await writePiece(out, piece);
   }
 }
 

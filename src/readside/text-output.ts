@@ -1,4 +1,3 @@
-import { once } from 'node:events';
 import {
   StatementType,
   type DuckDBBlobVector,
@@ -11,6 +10,7 @@ import {
 import { sql } from '../warehouse/sql-files.js';
 import { csvField, csvRecord } from './format-csv.js';
 import { jsonObject } from './format-json.js';
+import { writePiece } from '../infra/write-piece.js';
 import { lineText, lineWritten, rowStruct, type TextColumn, type TextFormat } from './text-columns.js';
 
 /** The statement's columns, from its plan. */
@@ -64,10 +64,6 @@ function withoutLineComment(text: string): string {
   return text;
 }
 
-async function write(out: NodeJS.WritableStream, text: string | Uint8Array): Promise<void> {
-  if (!out.write(text)) await once(out, 'drain');
-}
-
 /**
  * Writes the rows of `statement` — the last statement of a read, prepared as `prepared` in the
  * read's transaction — to `out` as CSV (with its header) or JSON, formatted by DuckDB: the same
@@ -91,16 +87,16 @@ export async function writeText(
   if (line === undefined) return undefined;
   const result = await startLines(connection, linesSql(statement, columns, line, format), failed);
   if (result === undefined) return undefined;
-  if (format === 'csv') await write(out, `${columns.map((c) => csvField(c.name)).join(',')}\r\n`);
+  if (format === 'csv') await writePiece(out, `${columns.map((c) => csvField(c.name)).join(',')}\r\n`);
   let rows = 0;
   for (let chunk = await next(result, failed); chunk !== null && chunk.rowCount > 0; chunk = await next(result, failed)) {
     const bytes = chunkBytes(chunk, columns, format);
     // The first JSON line's separator opens the array instead: ",\n  {" -> "[\n  {".
     if (format === 'json' && rows === 0) bytes[0] = 0x5b;
-    await write(out, bytes);
+    await writePiece(out, bytes);
     rows += chunk.rowCount;
   }
-  if (format === 'json') await write(out, rows === 0 ? '[]\n' : '\n]\n');
+  if (format === 'json') await writePiece(out, rows === 0 ? '[]\n' : '\n]\n');
   return rows;
 }
 

@@ -275,3 +275,39 @@ describe('Ctrl-C during a backfill', () => {
     }
   }, 120_000);
 });
+
+describe('a reader that closes the output early (`| head`)', () => {
+  beforeAll(async () => {
+    const synced = await fx.cli(['sync']);
+    expect(synced.code, describeRun(synced)).toBe(0);
+  });
+
+  /** Runs the CLI with stdout on a pipe that is closed after the first piece arrives. */
+  function readFirstPiece(args: readonly string[]): Promise<{ code: number | null; first: string; stderr: string }> {
+    const child = spawn(process.execPath, [CLI, ...args, '--config', fx.configPath], { env: fx.env, cwd: fx.dir, stdio: ['ignore', 'pipe', 'pipe'] });
+    let first = '';
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    child.stdout.once('data', (chunk: Buffer) => {
+      first = chunk.toString();
+      child.stdout.destroy();
+    });
+    return new Promise((resolve) => child.on('close', (code) => resolve({ code, first, stderr })));
+  }
+
+  // 3M rows: far more than the pipe holds, so the command is still writing when the reader goes.
+  const query = `SELECT i, 'row ' || i AS label FROM range(3000000) t(i) ORDER BY i`;
+
+  it.each(['csv', 'json', 'table'])(
+    'stops the read and exits 0 without a word (--format %s)',
+    async (format) => {
+      const { code, first, stderr } = await readFirstPiece(['sql', query, '--format', format]);
+      expect(first.length).toBeGreaterThan(0);
+      expect(stderr).toBe('');
+      expect(code).toBe(0);
+    },
+    120_000,
+  );
+});
