@@ -11,7 +11,7 @@ const WRITING_COMMANDS = new Set(['sync', 'backfill']);
 // process with the cap against 4.0 s without).
 if (WRITING_COMMANDS.has(process.argv[2] ?? '')) limitYoungGeneration();
 const { runCli } = await import('./cli/main.js');
-const { isOutputClosed } = await import('./infra/write-piece.js');
+const { isOutputClosed, markOutputClosed } = await import('./infra/write-piece.js');
 
 // SIGINT/SIGTERM: the first stops the command (it commits what is finished and records its run);
 // a second hurries it (nothing more is waited for) and it still records its run before it exits;
@@ -33,6 +33,7 @@ for (const name of ['SIGINT', 'SIGTERM'] as const) {
 // its run. Without this listener the stream's error event would end the process first.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   if (!isOutputClosed(error)) throw error;
+  markOutputClosed(process.stdout);
 });
 
 const code = await runCli(process.argv.slice(2), {

@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { ExitCode, UsageError, formatError } from '../errors/index.js';
 import { didYouMean } from '../infra/did-you-mean.js';
 import { packageInfo } from '../infra/package-root.js';
-import { isOutputClosed } from '../infra/write-piece.js';
+import { isOutputClosed, outputClosed } from '../infra/write-piece.js';
 import { scrubSecrets } from '../log/index.js';
 import { commandOptions, type Command, type CommandIo, type ParsedArgs } from './command.js';
 import { commandHelp, mainHelp } from './help.js';
@@ -42,8 +42,9 @@ export async function runCli(argv: readonly string[], io: CommandIo, commands: r
     return await command.run(args, io);
   } catch (error) {
     // The reader of stdout is gone (`venue-etl report … | head`): it has what it asked for, the
-    // read stopped (its transaction rolled back), and there is nothing to say, as `rg` does.
-    if (isOutputClosed(error)) return ExitCode.ok;
+    // read stopped (its transaction rolled back), and there is nothing to say, as `rg` does. Only
+    // when stdout itself is closed: an EPIPE of a socket (the lake, a webhook) is a failure.
+    if (isOutputClosed(error) && outputClosed(io.stdout)) return ExitCode.ok;
     io.stderr.write(`${scrubSecrets(formatError(error))}\n`);
     const exitCode = (error as { exitCode?: ExitCode }).exitCode;
     if (exitCode === undefined && process.env.VENUE_ETL_DEBUG) io.stderr.write(`${scrubSecrets(String((error as Error).stack))}\n`);

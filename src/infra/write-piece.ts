@@ -8,10 +8,23 @@ export class OutputClosedError extends Error {
   }
 }
 
-/** Whether `error` says the reader of the output is gone: its pipe broke or the stream was closed. */
+/** Whether `error` says the reader of an output is gone: its pipe broke or the stream was closed. */
 export function isOutputClosed(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   return error instanceof OutputClosedError || code === 'EPIPE' || code === 'ERR_STREAM_DESTROYED';
+}
+
+/** The outputs whose reader is gone (process.stdout stays open to Node after EPIPE: not `destroyed`). */
+const closedOutputs = new WeakSet<object>();
+
+/** Marks `out` as closed by its reader (its 'error' listener calls this). */
+export function markOutputClosed(out: object): void {
+  closedOutputs.add(out);
+}
+
+/** Whether the reader of `out` is gone. */
+export function outputClosed(out: object): boolean {
+  return closedOutputs.has(out) || (out as { destroyed?: boolean }).destroyed === true;
 }
 
 /**
@@ -20,6 +33,6 @@ export function isOutputClosed(error: unknown): boolean {
  * before stops the read here: a write to it returns false, and its 'drain' never comes.
  */
 export async function writePiece(out: NodeJS.WritableStream, piece: string | Uint8Array): Promise<void> {
-  if ((out as { destroyed?: boolean }).destroyed === true) throw new OutputClosedError();
+  if (outputClosed(out)) throw new OutputClosedError();
   if (!out.write(piece)) await once(out, 'drain');
 }
