@@ -23,6 +23,7 @@ import { fmt, type Figure } from './figure.js';
 import { measure as dashboardMeasure } from './dashboard-generation.js';
 import { timeRollupRefresh } from './big-warehouse-refresh.js';
 import { timeCsvReport, timeCsvReportInJavaScript } from './report-output.js';
+import { Fingerprint } from './line-fingerprint.js';
 import type { DuckDBConnection } from '@duckdb/node-api';
 
 export type BigWarehouseSize = Pick<BigWarehouseOptions, 'venues' | 'days' | 'hourDays'>;
@@ -44,26 +45,11 @@ interface Timing {
   readonly equal?: boolean;
 }
 
-/**
- * A result's rows as an order-free fingerprint: the count and two sums of 32-bit FNV-1a hashes of
- * each row's JSON (rows a text leaves in no defined order compare as a multiset). A sorted list of
- * the rows themselves exceeded V8's longest string at 4.8 million rows (peak-hours, 5,000 venues).
- */
+/** A result's rows as an order-free fingerprint of each row's JSON (line-fingerprint.ts). */
 function rowsOf(result: { rows: readonly unknown[] }): string {
-  let a = 0;
-  let b = 0;
-  for (const row of result.rows) {
-    const text = JSON.stringify(row, (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value));
-    let h1 = 0x811c9dc5;
-    let h2 = 0x01000193;
-    for (let i = 0; i < text.length; i++) {
-      h1 = Math.imul(h1 ^ text.charCodeAt(i), 0x01000193);
-      h2 = Math.imul(h2 ^ text.charCodeAt(i), 0x811c9dc5);
-    }
-    a = (a + (h1 >>> 0)) % 0x100000000;
-    b = (b + (h2 >>> 0)) % 0x100000000;
-  }
-  return `${result.rows.length}:${a}:${b}`;
+  const fingerprint = new Fingerprint();
+  for (const row of result.rows) fingerprint.add(JSON.stringify(row, (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value)));
+  return fingerprint.toString();
 }
 
 function baselineOf(named: NamedSql): NamedSql | undefined {

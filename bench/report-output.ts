@@ -7,12 +7,11 @@
 import { Writable } from 'node:stream';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { runNamedSql, writeNamedSql, writeResult, type NamedSql, type SqlParams } from '../src/readside/index.js';
+import { Fingerprint } from './line-fingerprint.js';
 
-/** Counts and hashes the lines written to it; `ms` is the time it spent doing so. */
+/** Fingerprints the lines written to it (line-fingerprint.ts); `ms` is the time it spent doing so. */
 class LineFingerprint extends Writable {
-  private lines = 0;
-  private a = 0;
-  private b = 0;
+  private readonly lines = new Fingerprint();
   private partial = '';
   ms = 0;
 
@@ -20,28 +19,15 @@ class LineFingerprint extends Writable {
     const started = performance.now();
     const parts = (this.partial + chunk.toString()).split('\n');
     this.partial = parts.pop() ?? '';
-    for (const line of parts) this.add(line);
+    for (const line of parts) this.lines.add(line);
     this.ms += performance.now() - started;
     done();
   }
 
-  /** FNV-1a of the line, summed: the same lines in any order give the same fingerprint. */
-  private add(line: string): void {
-    let h1 = 0x811c9dc5;
-    let h2 = 0x01000193;
-    for (let i = 0; i < line.length; i++) {
-      h1 = Math.imul(h1 ^ line.charCodeAt(i), 0x01000193);
-      h2 = Math.imul(h2 ^ line.charCodeAt(i), 0x811c9dc5);
-    }
-    this.lines += 1;
-    this.a = (this.a + (h1 >>> 0)) % 0x100000000;
-    this.b = (this.b + (h2 >>> 0)) % 0x100000000;
-  }
-
   fingerprint(): string {
-    if (this.partial !== '') this.add(this.partial);
+    if (this.partial !== '') this.lines.add(this.partial);
     this.partial = '';
-    return `${this.lines}:${this.a}:${this.b}`;
+    return this.lines.toString();
   }
 }
 

@@ -14,7 +14,7 @@ import { writePiece } from '../infra/write-piece.js';
 import { lineText, lineWritten, rowStruct, type TextColumn, type TextFormat } from './text-columns.js';
 
 /** The statement's columns, from its plan. */
-export function columnsOf(prepared: DuckDBPreparedStatement): TextColumn[] {
+function columnsOf(prepared: DuckDBPreparedStatement): TextColumn[] {
   const columns: TextColumn[] = [];
   for (let index = 0; index < prepared.columnCount; index++) columns.push({ name: prepared.columnName(index), type: prepared.columnType(index) });
   return columns;
